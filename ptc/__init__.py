@@ -1,0 +1,36 @@
+"""ptc: programmatic tool calling. LLMs write PTC-Lisp; ptc runs it in a sandbox.
+
+Attributes are loaded lazily so `import ptc` stays light (no litellm, no compiler).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__version__ = "0.1.0"
+
+_EXPORTS: dict[str, tuple[str, str]] = {
+    "run": ("ptc.interpreter.api", "run"),
+    "RunResult": ("ptc.interpreter.api", "RunResult"),
+    "pr_str": ("ptc.interpreter.printer", "pr_str"),
+    "to_python": ("ptc.interpreter.values", "to_python"),
+    "Limits": ("ptc.interpreter.limits", "Limits"),
+    "PTCError": ("ptc.interpreter.errors", "PTCError"),
+}
+
+__all__ = sorted(_EXPORTS) + ["__version__"]
+
+
+def __getattr__(name: str) -> Any:
+    target = _EXPORTS.get(name)
+    if target is None:
+        raise AttributeError(f"module 'ptc' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(target[0]), target[1])
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__

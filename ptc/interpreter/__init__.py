@@ -1,0 +1,1 @@
+"""PTC-Lisp: reader -> analyzer -> compiler -> runtime, with its core library and printer."""

@@ -1,0 +1,127 @@
+"""The state of the run in progress, and the limit checks every builtin calls.
+
+Program execution is synchronous and one run at a time per process (nested runs, such as
+a tool that runs a sub-agent, save and restore the state), so the current run lives in a
+module global: reading it costs one global lookup, which matters inside builtins' loops.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any, Callable
+
+from .errors import PTCError, limit_error
+from .limits import Limits
+
+BYTES_PER_ITEM = 64  # rough cost of one element of a realized collection
+BYTES_PER_CHAR = 1
+
+
+class RunState:
+    """Counters and outputs of one program run."""
+
+    __slots__ = (
+        "limits", "deadline", "steps", "prints", "print_chars", "tool_calls", "tools",
+        "data", "allocated", "max_int", "call_tool",
+    )
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.deadline = time.monotonic() + limits.timeout
+        self.steps = 0
+        self.prints: list[str] = []
+        self.print_chars = 0
+        self.tool_calls: list[Any] = []
+        self.tools: dict[str, Any] = {}
+        self.data: Any = None
+        self.allocated = 0
+        self.max_int = 1 << limits.max_int_bits
+        self.call_tool: Callable[..., Any] | None = None
+
+
+DEFAULT_LIMITS = Limits()
+_IDLE = RunState(DEFAULT_LIMITS)
+_IDLE.deadline = float("inf")
+
+CURRENT: RunState = _IDLE
+LOCK = threading.RLock()
+
+
+def current() -> RunState:
+    return CURRENT
+
+
+def enter(state: RunState) -> RunState:
+    """Make `state` current; returns the previous one for `leave`."""
+    global CURRENT
+    prev, CURRENT = CURRENT, state
+    return prev
+
+
+def leave(prev: RunState) -> None:
+    global CURRENT
+    CURRENT = prev
+
+
+def check_deadline() -> None:
+    if time.monotonic() > CURRENT.deadline:
+        raise limit_error("timeout", CURRENT.limits.timeout, "program ran too long")
+
+
+def check_size(n: int, what: str = "collection") -> None:
+    """Refuse to realize a collection of n items; also charges the memory estimate."""
+    st = CURRENT
+    if n > st.limits.max_collection:
+        raise limit_error("max_collection", st.limits.max_collection, f"{what} of {n} items")
+    st.allocated += n * BYTES_PER_ITEM
+    if st.allocated > st.limits.max_memory:
+        raise limit_error("max_memory", st.limits.max_memory, "program allocated too much (estimate)")
+    if time.monotonic() > st.deadline:
+        raise limit_error("timeout", st.limits.timeout, "program ran too long")
+
+
+def check_string(n: int, what: str = "string") -> None:
+    st = CURRENT
+    if n > st.limits.max_string:
+        raise limit_error("max_string", st.limits.max_string, f"{what} of {n} characters")
+    st.allocated += n * BYTES_PER_CHAR
+    if st.allocated > st.limits.max_memory:
+        raise limit_error("max_memory", st.limits.max_memory, "program allocated too much (estimate)")
+
+
+def check_int(x: int) -> int:
+    """Bigint guard: results beyond max_int_bits are refused before they grow further."""
+    if -CURRENT.max_int < x < CURRENT.max_int:
+        return x
+    raise limit_error("max_int_bits", CURRENT.limits.max_int_bits, "integer too large")
+
+
+def int_product_fits(a: int, b: int) -> None:
+    """Check a product's size before computing it (multiplying huge ints is itself slow)."""
+    if a.bit_length() + b.bit_length() > CURRENT.limits.max_int_bits + 1:
+        raise limit_error("max_int_bits", CURRENT.limits.max_int_bits, "integer too large")
+
+
+def emit_print(text: str) -> None:
+    st = CURRENT
+    st.print_chars += len(text) + 1
+    if st.print_chars > st.limits.max_output:
+        raise limit_error("max_output", st.limits.max_output, "too much printed output")
+    st.prints.append(text)
+
+
+def tick(n: int = 1) -> None:
+    """Charge n steps from a builtin that loops without calling program code."""
+    st = CURRENT
+    st.steps += n
+    if st.steps > st.limits.max_steps:
+        raise limit_error("max_steps", st.limits.max_steps, "too many evaluation steps")
+    if time.monotonic() > st.deadline:
+        raise limit_error("timeout", st.limits.timeout, "program ran too long")
+
+
+__all__ = [
+    "RunState", "CURRENT", "LOCK", "current", "enter", "leave", "check_deadline", "check_size",
+    "check_string", "check_int", "int_product_fits", "emit_print", "tick", "PTCError",
+]

@@ -1,0 +1,100 @@
+"""The single error hierarchy of ptc: every failure a program can cause is a PTCError."""
+
+from __future__ import annotations
+
+import difflib
+from typing import Iterable, Literal
+
+ErrorKind = Literal["parse", "analysis", "runtime", "tool", "limit"]
+
+
+class PTCError(Exception):
+    """A failure attributable to a PTC-Lisp program, a tool it called, or a sandbox limit.
+
+    `kind` says which layer refused the program; `line`/`column` point into the source
+    when known; `hint` is a short suggestion worth showing to the model or the user.
+    """
+
+    kind: ErrorKind
+
+    def __init__(
+        self,
+        kind: ErrorKind,
+        message: str,
+        *,
+        line: int | None = None,
+        column: int | None = None,
+        hint: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+        self.line = line
+        self.column = column
+        self.hint = hint
+
+    def at(self, line: int | None, column: int | None) -> "PTCError":
+        """Attach a position unless a more precise one is already known."""
+        if self.line is None and line is not None:
+            self.line, self.column = line, column
+        return self
+
+    def format(self) -> str:
+        """The one-line form used by the CLI and fed back to models."""
+        where = f" {self.line}:{self.column}" if self.line is not None else ""
+        text = f"error[{self.kind}]{where}: {self.message}"
+        if self.hint:
+            text += f"\n  hint: {self.hint}"
+        return text
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "kind": self.kind,
+            "message": self.message,
+            "line": self.line,
+            "column": self.column,
+            "hint": self.hint,
+        }
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def __reduce__(self):  # picklable across the process-isolation pipe
+        return (_rebuild_error, (self.kind, self.message, self.line, self.column, self.hint))
+
+
+def _rebuild_error(kind, message, line, column, hint) -> PTCError:  # type: ignore[no-untyped-def]
+    return PTCError(kind, message, line=line, column=column, hint=hint)
+
+
+def runtime_error(message: str, hint: str | None = None) -> PTCError:
+    return PTCError("runtime", message, hint=hint)
+
+
+def limit_error(limit: str, value: object, what: str) -> PTCError:
+    """Exceeding a sandbox limit always names the limit and its configured value."""
+    return PTCError(
+        "limit",
+        f"{what}: limit {limit}={value} exceeded",
+        hint=f"raise Limits({limit}=...) if this is legitimate, or process less data at once",
+    )
+
+
+def not_supported(what: str, hint: str | None = None) -> PTCError:
+    return PTCError("analysis", f"{what} is not supported in PTC-Lisp", hint=hint)
+
+
+def suggest(name: str, candidates: Iterable[str], n: int = 3) -> list[str]:
+    """Closest known names for an unknown one, including the `foo_bar` -> `foo-bar` fix."""
+    pool = list(dict.fromkeys(candidates))
+    found: list[str] = []
+    dashed = name.replace("_", "-")
+    if dashed != name and dashed in pool:
+        found.append(dashed)
+    lowered = name.lower()
+    if lowered != name and lowered in pool and lowered not in found:
+        found.append(lowered)
+    for c in difflib.get_close_matches(name, pool, n=n, cutoff=0.6):
+        if c not in found:
+            found.append(c)
+    return found[:n]

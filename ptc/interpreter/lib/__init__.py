@@ -1,0 +1,16 @@
+"""The PTC-Lisp core library, one module per namespace/concern (they self-register)."""
+
+from . import (  # noqa: F401
+    core_numbers,
+    core_predicates,
+    core_strings,
+    core_collections,
+    core_sequences,
+    core_functions,
+    transducers,
+    ptc_aggregates,
+    string,
+    set,
+    regex,
+    interop,
+)

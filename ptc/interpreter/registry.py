@@ -1,0 +1,137 @@
+"""The function registry: the single source of truth for what PTC-Lisp offers.
+
+The analyzer resolves names against it, the system prompt and docs/reference.md are
+generated from it, and every entry's examples are run by the test suite, so the language
+reference can never name a function that does not exist nor miss one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+# Namespace aliases a program may use, mapped to the canonical namespace.
+NS_ALIASES: dict[str, str] = {
+    "clojure.string": "clojure.string",
+    "str": "clojure.string",
+    "string": "clojure.string",
+    "s": "clojure.string",
+    "clojure.set": "clojure.set",
+    "set": "clojure.set",
+    "Math": "Math",
+    "math": "Math",
+    "Integer": "Integer",
+    "Long": "Integer",
+    "Double": "Double",
+    "clojure.core": "core",
+}
+
+
+@dataclass(frozen=True)
+class Builtin:
+    """One library function. `examples` are (source, expected printed result) pairs."""
+
+    name: str
+    ns: str
+    fn: Callable[..., Any]
+    arglists: tuple[str, ...]
+    doc: str
+    category: str
+    examples: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def qualified(self) -> str:
+        return self.name if self.ns == "core" else f"{self.ns}/{self.name}"
+
+
+@dataclass(frozen=True)
+class SpecialForm:
+    """A special form or built-in macro, handled by the analyzer; listed for the reference."""
+
+    name: str
+    arglists: tuple[str, ...]
+    doc: str
+    category: str
+    examples: tuple[tuple[str, str], ...] = field(default=())
+
+
+REGISTRY: dict[str, Builtin] = {}
+SPECIAL_FORMS: dict[str, SpecialForm] = {}
+
+
+def builtin(
+    name: str,
+    *,
+    args: str | tuple[str, ...],
+    doc: str,
+    category: str,
+    ns: str = "core",
+    ex: tuple[tuple[str, str], ...] | tuple[str, str] = (),
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register a Python function as a PTC builtin.
+
+    Its `__qualname__` becomes `ptc:<name>` so that Python's own arity errors
+    ("ptc:inc() takes 1 positional argument...") can be translated into PTC errors.
+    """
+    arglists = (args,) if isinstance(args, str) else tuple(args)
+    examples: tuple[tuple[str, str], ...]
+    if ex and isinstance(ex[0], str):
+        examples = (ex,)  # type: ignore[assignment]
+    else:
+        examples = ex  # type: ignore[assignment]
+
+    def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+        b = Builtin(name, ns, fn, arglists, doc, category, examples)
+        key = b.qualified
+        if key in REGISTRY:
+            raise ValueError(f"builtin {key} registered twice")
+        REGISTRY[key] = b
+        try:
+            fn.__qualname__ = "ptc:" + key
+        except (AttributeError, TypeError):
+            pass
+        return fn
+
+    return register
+
+
+def alias(name: str, target: str, ns: str = "core") -> None:
+    """Register another name for an existing builtin (e.g. `clojure.string/includes?`)."""
+    b = REGISTRY[target]
+    new = Builtin(name, ns, b.fn, b.arglists, b.doc + f" (same as `{target}`)", b.category, ())
+    REGISTRY[new.qualified] = new
+
+
+def special_form(
+    name: str, *, args: str | tuple[str, ...], doc: str, category: str,
+    ex: tuple[tuple[str, str], ...] = (),
+) -> None:
+    arglists = (args,) if isinstance(args, str) else tuple(args)
+    SPECIAL_FORMS[name] = SpecialForm(name, arglists, doc, category, ex)
+
+
+def resolve(ns: str | None, name: str) -> Builtin | None:
+    """The builtin a (possibly namespaced) symbol names, or None."""
+    if ns is None:
+        return REGISTRY.get(name)
+    canonical = NS_ALIASES.get(ns)
+    if canonical is None:
+        return None
+    return REGISTRY.get(name if canonical == "core" else f"{canonical}/{name}")
+
+
+def all_builtins() -> Iterator[Builtin]:
+    load_library()
+    return iter(sorted(REGISTRY.values(), key=lambda b: (b.category, b.qualified)))
+
+
+_loaded = False
+
+
+def load_library() -> None:
+    """Import the library modules (they register themselves); idempotent."""
+    global _loaded
+    if not _loaded:
+        from . import lib  # noqa: F401
+
+        _loaded = True

@@ -1,0 +1,668 @@
+"""PTC-Lisp values: the only objects a program can ever hold.
+
+Representation (chosen for speed on data work, see docs/deviations.md):
+- nil/true/false/integers/floats/strings are Python None/bool/int/float/str;
+  a character literal is a one-character string.
+- Keywords and symbols are interned small objects.
+- Lists and realized sequences are `PList` (a tuple); vectors are pyrsistent `PVector`
+  (a C persistent vector) or `MapEntry` (a 2-tuple that behaves as a vector).
+- Maps are `FMap` (a frozen dict, insertion-ordered) up to SMALL entries and an
+  `immutables.Map` (a C HAMT, O(log n) assoc) above, so building a big map in a loop is
+  never quadratic while small records keep their field order.
+- Sets follow the same two-tier rule: `FSet` (frozenset) and `HSet` (HAMT backed).
+- Unbounded sequences (`iterate`, `repeat`, `cycle`, `(range)`) are `LazySeq`, realized
+  on demand and capped by the collection-size limit.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import Any, Callable, Iterable, Iterator
+
+import immutables
+from pyrsistent import pvector
+
+from .errors import PTCError, runtime_error
+
+SMALL = 16  # maps/sets with at most this many entries are plain frozen dicts/sets
+
+PVector = type(pvector())
+EMPTY_VECTOR = pvector()
+
+
+class Keyword:
+    """An interned keyword; calling it looks itself up in a map (`(:a m)`)."""
+
+    __slots__ = ("name", "_hash")
+    _interned: dict[str, "Keyword"] = {}
+
+    def __new__(cls, name: str) -> "Keyword":
+        kw = cls._interned.get(name)
+        if kw is None:
+            kw = object.__new__(cls)
+            kw.name = name
+            kw._hash = hash(("kw", name))
+            cls._interned[name] = kw
+        return kw
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __call__(self, m: Any, default: Any = None) -> Any:
+        return lookup(m, self, default)
+
+    def __repr__(self) -> str:
+        return ":" + self.name
+
+    def __reduce__(self):  # interned across pickling
+        return (Keyword, (self.name,))
+
+
+def keyword(name: str) -> Keyword:
+    return Keyword(name)
+
+
+class Symbol:
+    """A symbol as a value (only reachable through `quote`)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __hash__(self) -> int:
+        return hash(("sym", self.name))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Symbol) and other.name == self.name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+class PList(tuple):
+    """A Clojure list or realized sequence."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        from .printer import pr_str
+
+        return pr_str(self)
+
+
+EMPTY_LIST = PList()
+
+
+class MapEntry(tuple):
+    """A `[k v]` pair produced by seqing a map; a vector in every respect."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        from .printer import pr_str
+
+        return pr_str(self)
+
+
+class FMap(dict):
+    """A small immutable map (never mutated after construction; insertion-ordered)."""
+
+    __slots__ = ("_h",)
+
+    def __call__(self, k: Any, default: Any = None) -> Any:
+        return lookup(self, k, default)
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(frozenset(self.items()))
+
+    def _immutable(self, *a: Any, **k: Any) -> None:
+        raise TypeError("PTC maps are immutable")
+
+    __setitem__ = __delitem__ = update = pop = popitem = clear = setdefault = _immutable  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        from .printer import pr_str
+
+        return pr_str(self)
+
+
+HMap = immutables.Map
+EMPTY_MAP = FMap()
+MAP_TYPES = (FMap, HMap)
+
+
+def make_map(pairs: Iterable[tuple[Any, Any]] | dict[Any, Any]) -> FMap | HMap:
+    """The canonical map for these entries (later keys win)."""
+    d = dict(pairs)
+    if len(d) <= SMALL:
+        return FMap(d)
+    return HMap(d)
+
+
+def assoc(m: FMap | HMap, k: Any, v: Any) -> FMap | HMap:
+    if type(m) is FMap:
+        if len(m) < SMALL or k in m:
+            n = FMap(m)
+            dict.__setitem__(n, k, v)
+            return n
+        return HMap(m).set(k, v)
+    return m.set(k, v)
+
+
+def dissoc(m: FMap | HMap, k: Any) -> FMap | HMap:
+    if k not in m:
+        return m
+    if type(m) is FMap:
+        n = FMap(m)
+        dict.__delitem__(n, k)
+        return n
+    n2 = m.delete(k)
+    if len(n2) <= SMALL:
+        return FMap(n2.items())
+    return n2
+
+
+def map_items(m: FMap | HMap) -> Iterator[tuple[Any, Any]]:
+    return iter(m.items())
+
+
+class FSet(frozenset):
+    """A small immutable set."""
+
+    __slots__ = ()
+
+    def __call__(self, k: Any, default: Any = None) -> Any:
+        return k if k in self else default
+
+    def __repr__(self) -> str:
+        from .printer import pr_str
+
+        return pr_str(self)
+
+
+class HSet:
+    """A large immutable set backed by a HAMT, so `conj` in a loop stays O(log n)."""
+
+    __slots__ = ("_m",)
+
+    def __init__(self, m: HMap) -> None:
+        self._m = m
+
+    def __contains__(self, k: object) -> bool:
+        return k in self._m
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._m.keys())
+
+    def __len__(self) -> int:
+        return len(self._m)
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self._m.keys()))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (HSet, FSet, frozenset)):
+            return len(self) == len(other) and all(k in other for k in self)
+        return NotImplemented
+
+    def __call__(self, k: Any, default: Any = None) -> Any:
+        return k if k in self._m else default
+
+    def __repr__(self) -> str:
+        from .printer import pr_str
+
+        return pr_str(self)
+
+
+EMPTY_SET = FSet()
+SET_TYPES = (FSet, HSet)
+
+
+def make_set(items: Iterable[Any]) -> FSet | HSet:
+    s = items if isinstance(items, (set, frozenset)) else set(items)
+    if len(s) <= SMALL:
+        return FSet(s)
+    return HSet(HMap(dict.fromkeys(s, True)))
+
+
+def set_conj(s: FSet | HSet, x: Any) -> FSet | HSet:
+    if x in s:
+        return s
+    if type(s) is FSet:
+        if len(s) < SMALL:
+            return FSet(itertools.chain(s, (x,)))
+        return HSet(HMap(dict.fromkeys(itertools.chain(s, (x,)), True)))
+    return HSet(s._m.set(x, True))  # type: ignore[union-attr]
+
+
+def set_disj(s: FSet | HSet, x: Any) -> FSet | HSet:
+    if x not in s:
+        return s
+    if type(s) is FSet:
+        return FSet(s - {x})
+    m = s._m.delete(x)  # type: ignore[union-attr]
+    if len(m) <= SMALL:
+        return FSet(m.keys())
+    return HSet(m)
+
+
+VECTOR_TYPES = (PVector, MapEntry)
+
+
+def vec(items: Iterable[Any]) -> Any:
+    return pvector(items)
+
+
+class LazySeq:
+    """A possibly unbounded sequence, realized on demand and cached.
+
+    Realizing more than the collection-size limit raises a `limit` error, so
+    `(count (range))` fails cleanly instead of hanging.
+    """
+
+    __slots__ = ("_it", "_cache", "_done")
+
+    def __init__(self, it: Iterable[Any]) -> None:
+        self._it: Iterator[Any] | None = iter(it)
+        self._cache: list[Any] = []
+        self._done = False
+
+    def _fill(self, n: int) -> None:
+        """Realize up to index n-1 (n=-1: everything)."""
+        from .context import check_size
+
+        cache, it = self._cache, self._it
+        if self._done or it is None:
+            return
+        while n < 0 or len(cache) < n:
+            try:
+                cache.append(next(it))
+            except StopIteration:
+                self._done, self._it = True, None
+                return
+            if (len(cache) & 1023) == 0:
+                check_size(len(cache), "lazy sequence")
+
+    def __iter__(self) -> Iterator[Any]:
+        i = 0
+        while True:
+            if i >= len(self._cache):
+                self._fill(i + 1)
+                if i >= len(self._cache):
+                    return
+            yield self._cache[i]
+            i += 1
+
+    def realize(self) -> PList:
+        self._fill(-1)
+        return PList(self._cache)
+
+    def __len__(self) -> int:
+        self._fill(-1)
+        return len(self._cache)
+
+    def nth(self, i: int, default: Any = None) -> Any:
+        self._fill(i + 1)
+        return self._cache[i] if i < len(self._cache) else default
+
+    def __hash__(self) -> int:
+        return hash(self.realize())
+
+    def __eq__(self, other: object) -> bool:
+        return equals(self, other)
+
+    def __repr__(self) -> str:
+        from .printer import pr_str
+
+        return pr_str(self)
+
+
+SEQ_TYPES = (PList, LazySeq)
+SEQUENTIAL_TYPES = (PList, PVector, MapEntry, LazySeq)
+
+
+class Regex:
+    """A compiled regular expression (RE2: linear time, no backtracking bombs)."""
+
+    __slots__ = ("source", "compiled")
+
+    def __init__(self, source: str, compiled: Any) -> None:
+        self.source = source
+        self.compiled = compiled
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __repr__(self) -> str:
+        return '#"' + self.source + '"'
+
+
+class Fn:
+    """Metadata of a PTC function: its name and the arities it accepts (for errors/printing)."""
+
+    __slots__ = ("name", "arities", "variadic", "doc")
+
+    def __init__(self, name: str, arities: tuple[int, ...], variadic: int | None, doc: str | None) -> None:
+        self.name = name
+        self.arities = arities
+        self.variadic = variadic
+        self.doc = doc
+
+
+def truthy(x: Any) -> bool:
+    return x is not None and x is not False
+
+
+def is_fn(x: Any) -> bool:
+    return callable(x) or isinstance(x, (HMap, PVector))
+
+
+def as_fn(f: Any, who: str = "fn") -> Callable[..., Any]:
+    """Turn any PTC invokable (fn, keyword, map, set, vector) into a Python callable."""
+    if type(f) is HMap:
+        return lambda k, default=None: lookup(f, k, default)
+    if type(f) in VECTOR_TYPES:
+        return lambda i: nth(f, i)
+    if callable(f) and not isinstance(f, type):
+        return f
+    raise runtime_error(f"{who}: expected a function, got {type_name(f)} {short(f)}")
+
+
+# -- lookup and equality ------------------------------------------------------------
+
+
+def lookup(m: Any, k: Any, default: Any = None) -> Any:
+    """`get` semantics, plus: a keyword finds the same-named string key (JSON data)."""
+    t = type(m)
+    if t is FMap or t is HMap:
+        v = m.get(k, _MISSING)
+        if v is _MISSING:
+            if type(k) is Keyword:
+                return m.get(k.name, default)
+            return default
+        return v
+    if m is None:
+        return default
+    if t in SET_TYPES:
+        return k if k in m else default
+    if t in VECTOR_TYPES:
+        if type(k) is int and 0 <= k < len(m):
+            return m[k]
+        return default
+    if t is str:
+        if type(k) is int and 0 <= k < len(m):
+            return m[k]
+        return default
+    return default
+
+
+_MISSING = object()
+
+
+def contains_key(m: Any, k: Any) -> bool:
+    t = type(m)
+    if t is FMap or t is HMap:
+        return k in m or (type(k) is Keyword and k.name in m)
+    if t in SET_TYPES:
+        return k in m
+    if t in VECTOR_TYPES or t is str:
+        return type(k) is int and 0 <= k < len(m)
+    if m is None:
+        return False
+    raise runtime_error(f"contains?: not supported on {type_name(m)}")
+
+
+def nth(coll: Any, i: Any, *default: Any) -> Any:
+    if type(i) is not int:
+        if type(i) is float and i == int(i):
+            i = int(i)
+        else:
+            raise runtime_error(f"nth: index must be an integer, got {type_name(i)}")
+    t = type(coll)
+    if t in VECTOR_TYPES or t is PList or t is str:
+        if 0 <= i < len(coll):
+            return coll[i]
+    elif t is LazySeq:
+        if i >= 0:
+            v = coll.nth(i, _MISSING)
+            if v is not _MISSING:
+                return v
+    elif coll is None:
+        return default[0] if default else None
+    else:
+        raise runtime_error(f"nth: not supported on {type_name(coll)}")
+    if default:
+        return default[0]
+    raise runtime_error(f"nth: index {i} out of bounds for {type_name(coll)} of length {count(coll)}")
+
+
+def count(x: Any) -> int:
+    if x is None:
+        return 0
+    if isinstance(x, (str, tuple, FMap, HMap, FSet, HSet, PVector, LazySeq)):
+        return len(x)
+    raise runtime_error(f"count: not supported on {type_name(x)}")
+
+
+_NUMBER = (int, float)
+
+
+def equals(a: Any, b: Any) -> bool:
+    """Clojure `=`: 1 and 1.0 differ, a vector equals a list with the same items."""
+    if a is b:
+        return True
+    ta, tb = type(a), type(b)
+    if ta is bool or tb is bool or a is None or b is None:
+        return False
+    if ta in _NUMBER or tb in _NUMBER:
+        return ta is tb and a == b
+    if ta is str or tb is str:
+        return ta is tb and a == b
+    if ta in _SEQ_EQ and tb in _SEQ_EQ:
+        if ta is not LazySeq and tb is not LazySeq and len(a) != len(b):
+            return False
+        sentinel = _MISSING
+        for x, y in itertools.zip_longest(a, b, fillvalue=sentinel):
+            if x is sentinel or y is sentinel or not equals(x, y):
+                return False
+        return True
+    if ta in MAP_TYPES and tb in MAP_TYPES:
+        if len(a) != len(b):
+            return False
+        for k, v in a.items():
+            w = b.get(k, _MISSING)
+            if w is _MISSING or not equals(v, w):
+                return False
+        return True
+    if ta in SET_TYPES and tb in SET_TYPES:
+        return len(a) == len(b) and all(x in b for x in a)
+    return bool(a == b) if ta is tb else False
+
+
+_SEQ_EQ = (PList, PVector, MapEntry, LazySeq)
+
+
+def is_number(x: Any) -> bool:
+    t = type(x)
+    return t is int or t is float
+
+
+def type_name(x: Any) -> str:
+    """The PTC type vocabulary used in every error message."""
+    if x is None:
+        return "nil"
+    t = type(x)
+    name = _TYPE_NAMES.get(t)
+    if name is not None:
+        return name
+    if callable(x):
+        return "function"
+    return t.__name__
+
+
+_TYPE_NAMES: dict[type, str] = {
+    bool: "boolean",
+    int: "integer",
+    float: "float",
+    str: "string",
+    Keyword: "keyword",
+    Symbol: "symbol",
+    PList: "list",
+    LazySeq: "lazy seq",
+    PVector: "vector",
+    MapEntry: "vector",
+    FMap: "map",
+    HMap: "map",
+    FSet: "set",
+    HSet: "set",
+    Regex: "regex",
+}
+
+
+def short(x: Any, limit: int = 40) -> str:
+    from .printer import pr_str
+
+    text = pr_str(x, max_len=limit + 1)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+# -- crossing the host boundary -----------------------------------------------------
+
+
+def from_python(x: Any, where: str = "value") -> Any:
+    """Convert host data (JSON-like Python) into PTC values; anything else is refused."""
+    if x is None or x is True or x is False:
+        return x
+    t = type(x)
+    if t is int or t is str:
+        return x
+    if t is float:
+        return x
+    if t in _PTC_TYPES:
+        return x
+    if isinstance(x, dict):
+        return make_map((_key_from_python(k, where), from_python(v, where)) for k, v in x.items())
+    if isinstance(x, (list, tuple)):
+        return pvector([from_python(v, where) for v in x])
+    if isinstance(x, (set, frozenset)):
+        return make_set(from_python(v, where) for v in x)
+    if isinstance(x, bool):
+        return bool(x)
+    if isinstance(x, int):
+        return int(x)
+    if isinstance(x, float):
+        return float(x)
+    if isinstance(x, str):
+        return str(x)
+    if hasattr(x, "model_dump"):  # pydantic models become maps
+        return from_python(x.model_dump(mode="json"), where)
+    raise PTCError(
+        "tool" if where.startswith("tool") else "runtime",
+        f"{where}: cannot convert a Python {t.__name__} into a PTC value",
+        hint="tools and data must use JSON-like values: dict, list, str, int, float, bool, None",
+    )
+
+
+def _key_from_python(k: Any, where: str) -> Any:
+    if isinstance(k, (str, int, float, bool, Keyword)) or k is None:
+        return k
+    return from_python(k, where)
+
+
+_PTC_TYPES = frozenset({Keyword, Symbol, PList, MapEntry, PVector, FMap, HMap, FSet, HSet, LazySeq, Regex})
+
+
+def to_python(v: Any) -> Any:
+    """Plain JSON-like Python: keywords become strings, sequences lists, sets lists."""
+    if v is None or v is True or v is False:
+        return v
+    t = type(v)
+    if t is int or t is str:
+        return v
+    if t is float:
+        return v
+    if t is Keyword:
+        return v.name
+    if t is Symbol:
+        return v.name
+    if t in MAP_TYPES:
+        return {_key_to_python(k): to_python(x) for k, x in v.items()}
+    if t in SET_TYPES:
+        return [to_python(x) for x in v]
+    if t in (PList, PVector, MapEntry, LazySeq):
+        return [to_python(x) for x in v]
+    if t is Regex:
+        return v.source
+    if callable(v):
+        from .printer import pr_str
+
+        return pr_str(v)
+    return v
+
+
+def _key_to_python(k: Any) -> Any:
+    if type(k) is Keyword:
+        return k.name
+    if k is None or isinstance(k, (str, int, float, bool)):
+        return k
+    from .printer import pr_str
+
+    return pr_str(k)
+
+
+def isnan(x: Any) -> bool:
+    return type(x) is float and math.isnan(x)
+
+
+__all__ = [
+    "Keyword", "keyword", "Symbol", "PList", "EMPTY_LIST", "MapEntry", "PVector", "EMPTY_VECTOR",
+    "FMap", "HMap", "EMPTY_MAP", "MAP_TYPES", "make_map", "assoc", "dissoc", "FSet", "HSet",
+    "EMPTY_SET", "SET_TYPES", "make_set", "set_conj", "set_disj", "VECTOR_TYPES", "vec", "LazySeq",
+    "SEQ_TYPES", "SEQUENTIAL_TYPES", "Regex", "Fn", "truthy", "is_fn", "as_fn", "lookup",
+    "contains_key", "nth", "count", "equals", "is_number", "type_name", "short", "from_python",
+    "to_python", "pvector", "iter_seq", "is_lazy", "seq_result",
+]
+
+
+# -- sequences ----------------------------------------------------------------------
+
+
+def iter_seq(x: Any, who: str = "seq") -> Iterable[Any]:
+    """Iterate anything seqable: nil is empty, maps yield [k v] entries, strings chars."""
+    t = type(x)
+    if t is PList or t is PVector or t is MapEntry or t is LazySeq or t is str:
+        return x
+    if x is None:
+        return ()
+    if t is FMap or t is HMap:
+        return (MapEntry(kv) for kv in x.items())
+    if t is FSet or t is HSet:
+        return x
+    raise runtime_error(f"{who}: don't know how to create a sequence from {type_name(x)} {short(x)}")
+
+
+def is_lazy(*colls: Any) -> bool:
+    return any(type(c) is LazySeq for c in colls)
+
+
+def seq_result(items: Iterable[Any], *sources: Any) -> PList | LazySeq:
+    """A sequence function's result: lazy if any input was lazy, else a realized list.
+
+    Realized results are checked against the collection-size limit.
+    """
+    if is_lazy(*sources):
+        return LazySeq(items)
+    from .context import check_size
+
+    out = PList(items)
+    if len(out) > 4096:
+        check_size(len(out), "sequence")
+    return out
