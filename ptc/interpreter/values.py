@@ -131,7 +131,60 @@ class FMap(dict):
         return pr_str(self)
 
 
-HMap = immutables.Map
+class HMap:
+    """A large immutable map: a thin callable wrapper over a C HAMT (`immutables.Map`)."""
+
+    __slots__ = ("_m",)
+
+    def __init__(self, m: Any = ()) -> None:
+        self._m = m if type(m) is immutables.Map else immutables.Map(m)
+
+    def get(self, k: Any, default: Any = None) -> Any:
+        return self._m.get(k, default)
+
+    def __getitem__(self, k: Any) -> Any:
+        return self._m[k]
+
+    def __contains__(self, k: object) -> bool:
+        return k in self._m
+
+    def __len__(self) -> int:
+        return len(self._m)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._m.keys())
+
+    def keys(self) -> Iterable[Any]:
+        return self._m.keys()
+
+    def values(self) -> Iterable[Any]:
+        return self._m.values()
+
+    def items(self) -> Iterable[tuple[Any, Any]]:
+        return self._m.items()
+
+    def set(self, k: Any, v: Any) -> "HMap":
+        return HMap(self._m.set(k, v))
+
+    def delete(self, k: Any) -> "HMap":
+        return HMap(self._m.delete(k))
+
+    def __call__(self, k: Any, default: Any = None) -> Any:
+        return lookup(self, k, default)
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self._m.items()))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (HMap, FMap)):
+            return len(self) == len(other) and all(other.get(k, _MISSING) == v for k, v in self.items())
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        from .printer import pr_str
+
+        return pr_str(self)
+
 EMPTY_MAP = FMap()
 MAP_TYPES = (FMap, HMap)
 
@@ -150,7 +203,9 @@ def assoc(m: FMap | HMap, k: Any, v: Any) -> FMap | HMap:
             n = FMap(m)
             dict.__setitem__(n, k, v)
             return n
-        return HMap(m).set(k, v)
+        d = dict(m)
+        d[k] = v
+        return HMap(d)
     return m.set(k, v)
 
 
@@ -190,7 +245,7 @@ class HSet:
 
     __slots__ = ("_m",)
 
-    def __init__(self, m: HMap) -> None:
+    def __init__(self, m: immutables.Map) -> None:
         self._m = m
 
     def __contains__(self, k: object) -> bool:
@@ -227,7 +282,7 @@ def make_set(items: Iterable[Any]) -> FSet | HSet:
     s = items if isinstance(items, (set, frozenset)) else set(items)
     if len(s) <= SMALL:
         return FSet(s)
-    return HSet(HMap(dict.fromkeys(s, True)))
+    return HSet(immutables.Map(dict.fromkeys(s, True)))
 
 
 def set_conj(s: FSet | HSet, x: Any) -> FSet | HSet:
@@ -236,7 +291,7 @@ def set_conj(s: FSet | HSet, x: Any) -> FSet | HSet:
     if type(s) is FSet:
         if len(s) < SMALL:
             return FSet(itertools.chain(s, (x,)))
-        return HSet(HMap(dict.fromkeys(itertools.chain(s, (x,)), True)))
+        return HSet(immutables.Map(dict.fromkeys(itertools.chain(s, (x,)), True)))
     return HSet(s._m.set(x, True))  # type: ignore[union-attr]
 
 
@@ -362,13 +417,11 @@ def truthy(x: Any) -> bool:
 
 
 def is_fn(x: Any) -> bool:
-    return callable(x) or isinstance(x, (HMap, PVector))
+    return callable(x) or isinstance(x, (PVector, MapEntry))
 
 
 def as_fn(f: Any, who: str = "fn") -> Callable[..., Any]:
     """Turn any PTC invokable (fn, keyword, map, set, vector) into a Python callable."""
-    if type(f) is HMap:
-        return lambda k, default=None: lookup(f, k, default)
     if type(f) in VECTOR_TYPES:
         return lambda i: nth(f, i)
     if callable(f) and not isinstance(f, type):

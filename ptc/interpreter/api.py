@@ -1,0 +1,221 @@
+"""`ptc.run`: read, analyze, compile (cached) and execute a program inside the sandbox."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import sys
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+from . import context
+from . import runtime as rt
+from . import values as v
+from .analyzer import Names, analyze_program
+from .compiler import CompiledProgram, Compiler
+from .errors import PTCError, limit_error
+from .limits import Limits
+from .reader import read
+from .registry import load_library
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One tool call a program made: PTC values in and out, and how long it took."""
+
+    name: str
+    args: Any
+    result: Any = None
+    error: str | None = None
+    duration: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "args": v.to_python(self.args), "result": v.to_python(self.result),
+                "error": self.error, "duration": self.duration}
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """The outcome of a successful run (a program error raises PTCError instead)."""
+
+    value: Any
+    prints: tuple[str, ...] = ()
+    tool_calls: tuple[ToolCall, ...] = ()
+    memory: Mapping[str, Any] = field(default_factory=dict)
+    returned: bool = False
+    failed: bool = False
+    steps: int = 0
+    duration: float = 0.0
+
+
+_LINE_MAPS: "OrderedDict[str, dict[int, tuple[int, int]]]" = OrderedDict()
+_MAX_LINE_MAPS = 4096
+
+
+@functools.lru_cache(maxsize=512)
+def compile_program(source: str, names: Names) -> CompiledProgram:
+    """Source -> compiled program, cached by source and the names it can see."""
+    forms = read(source)
+    root = analyze_program(forms, names)
+    try:
+        program = Compiler(source).program(root)
+    except RecursionError:
+        raise PTCError("analysis", "program is nested too deeply") from None
+    except SyntaxError as e:  # the generated code exceeded a CPython limit
+        raise PTCError("analysis", f"program too complex to compile ({e.msg})") from None
+    _LINE_MAPS[program.filename] = program.line_map
+    while len(_LINE_MAPS) > _MAX_LINE_MAPS:
+        _LINE_MAPS.popitem(last=False)
+    return program
+
+
+def _entry(program: CompiledProgram) -> Callable[[], Any]:
+    factory = getattr(program, "_factory", None)
+    if factory is None:
+        exec(program.code, rt.RT)
+        factory = rt.RT.pop("_program")
+        program._factory = factory  # type: ignore[attr-defined]
+        _LINE_MAPS.setdefault(program.filename, program.line_map)
+    return factory(*program.consts)  # type: ignore[no-any-return]
+
+
+def _await(result: Any) -> Any:
+    """Run an async tool's coroutine to completion, even when called from inside an event loop."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(result)
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = asyncio.run(result)
+        except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
+            box["error"] = e
+
+    t = threading.Thread(target=target, daemon=True)
+    t.start()
+    t.join(max(0.0, context.CURRENT.deadline - time.monotonic()))
+    if t.is_alive():
+        raise limit_error("timeout", context.CURRENT.limits.timeout, "tool call ran too long")
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+def tool_args(args: tuple[Any, ...]) -> Any:
+    """Tool call convention: no args -> {}, one map -> that map, otherwise positional."""
+    if not args:
+        return v.EMPTY_MAP
+    if len(args) == 1 and type(args[0]) in v.MAP_TYPES:
+        return args[0]
+    return v.vec(args)
+
+
+def call_plain_tool(fn: Callable[..., Any], args: Any) -> Any:
+    """Call a plain Python callable: a map becomes keyword arguments (kebab -> snake)."""
+    if type(args) in v.MAP_TYPES:
+        kwargs = {str(k).replace("-", "_"): val for k, val in v.to_python(args).items()}
+        return fn(**kwargs)
+    return fn(*v.to_python(args))
+
+
+def make_tool_caller(tools: Mapping[str, Any], state: context.RunState) -> Callable[[str, tuple[Any, ...]], Any]:
+    def call(name: str, raw: tuple[Any, ...]) -> Any:
+        if len(state.tool_calls) >= state.limits.max_tool_calls:
+            raise limit_error("max_tool_calls", state.limits.max_tool_calls, f"too many tool calls (tool/{name})")
+        tool = tools[name]
+        args = tool_args(raw)
+        start = time.perf_counter()
+        try:
+            invoke = getattr(tool, "invoke", None)
+            result = invoke(args) if invoke is not None else call_plain_tool(tool, args)
+            if asyncio.iscoroutine(result):
+                result = _await(result)
+            value = v.from_python(result, f"tool/{name} result")
+        except PTCError as e:
+            e.kind = "limit" if e.kind == "limit" else "tool"
+            state.tool_calls.append(ToolCall(name, args, None, e.message, time.perf_counter() - start))
+            raise
+        except Exception as e:  # noqa: BLE001 - a failing tool is a tool error, never a crash
+            msg = f"tool/{name} failed: {type(e).__name__}: {e}"
+            state.tool_calls.append(ToolCall(name, args, None, msg, time.perf_counter() - start))
+            raise PTCError("tool", msg, hint="check the tool's arguments; the tool raised an exception") from None
+        state.tool_calls.append(ToolCall(name, args, value, None, time.perf_counter() - start))
+        if time.monotonic() > state.deadline:
+            raise limit_error("timeout", state.limits.timeout, "program ran too long (tool time included)")
+        return value
+
+    return call
+
+
+def run(
+    source: str,
+    *,
+    data: Mapping[str, Any] | None = None,
+    tools: Mapping[str, Any] | None = None,
+    memory: Mapping[str, Any] | None = None,
+    limits: Limits | None = None,
+    history: Sequence[Any] | None = None,
+) -> RunResult:
+    """Run a PTC-Lisp program. Raises PTCError (with .partial prints/tool calls) on failure.
+
+    `memory` maps names defined by earlier programs to values; the result's `memory` adds
+    this program's defs. A failed program leaves the caller's memory untouched.
+    """
+    limits = limits or context.DEFAULT_LIMITS
+    if limits.isolation == "process":
+        from .isolation import run_isolated
+
+        return run_isolated(source, data=data, tools=tools, memory=memory, limits=limits, history=history)
+    load_library()
+    if not isinstance(source, str):
+        raise PTCError("parse", f"program source must be a string, not {type(source).__name__}")
+    if len(source) > limits.max_source:
+        raise limit_error("max_source", limits.max_source, f"program source of {len(source)} characters")
+    data_values = {str(k): v.from_python(val, f"data/{k}") for k, val in (data or {}).items()}
+    tool_map = dict(tools or {})
+    hist = tuple(history or ())[:3]
+    mem = dict(memory or {})
+    names = Names(frozenset(mem), frozenset(data_values), frozenset(tool_map), len(hist))
+    program = compile_program(source, names)
+    state = context.RunState(limits)
+    state.call_tool = make_tool_caller(tool_map, state)
+    user = dict(mem)
+    ctx = rt.RunContext(user, data_values, hist, tool_map)
+    started = time.perf_counter()
+    with context.LOCK:
+        prev_state = context.enter(state)
+        saved = (rt.RT["_U"], rt.RT["_ctx"], rt.RT["_n"])
+        rt.RT["_U"], rt.RT["_ctx"], rt.RT["_n"] = user, ctx, rt.STEP_CHUNK
+        old_limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(rt.recursion_limit_for(limits.max_depth))
+        returned = failed = False
+        try:
+            try:
+                value = _entry(program)()
+            except rt._Return as r:
+                value, returned = r.value, True
+            except rt._Fail as f:
+                value, failed = f.value, True
+            state.steps += rt.STEP_CHUNK - rt.RT["_n"]
+            rt.check_result_size(value)
+        except BaseException as e:  # noqa: BLE001 - every failure becomes a PTCError
+            if isinstance(e, (KeyboardInterrupt, SystemExit)):
+                raise
+            err = rt.convert_exception(e)
+            pos = rt.error_position(e.__traceback__, _LINE_MAPS)
+            if pos is not None:
+                err.at(*pos)
+            err.partial = RunResult(None, tuple(state.prints), tuple(state.tool_calls), mem,  # type: ignore[attr-defined]
+                                    steps=state.steps, duration=time.perf_counter() - started)
+            raise err.with_traceback(None) from None
+        finally:
+            sys.setrecursionlimit(old_limit)
+            rt.RT["_U"], rt.RT["_ctx"], rt.RT["_n"] = saved
+            context.leave(prev_state)
+    return RunResult(value, tuple(state.prints), tuple(state.tool_calls), user, returned, failed,
+                     state.steps, time.perf_counter() - started)

@@ -1,0 +1,752 @@
+"""The compiler: analyzed nodes -> one Python code object, compiled once per program.
+
+Each PTC function becomes a Python function and each loop a `while` loop, so nothing
+re-dispatches on node types while a program runs. Names are mangled (`l3_x`), constants
+live in a table passed to the outer `_program` function, and every call starts a new line
+of generated source so a traceback line maps back to the PTC form's line and column.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+from . import nodes as n
+from . import values as v
+from .registry import Builtin
+
+_MARK = "\x01"
+_MARK_END = "\x02"
+_MARK_RE = re.compile("\x01(\\d+)\x02")
+_MAX_EXPR_DEPTH = 40
+_program_ids = itertools.count(1)
+
+_BOOL_FNS = frozenset({"=", "==", "not=", "<", ">", "<=", ">=", "not", "identical?"})
+
+
+@dataclass
+class Line:
+    indent: int
+    text: str
+    pos: int
+
+
+@dataclass
+class CompiledProgram:
+    """A compiled program: its code, constants and the map from Python lines to PTC positions."""
+
+    filename: str
+    code: Any
+    consts: list[Any]
+    const_names: list[str]
+    line_map: dict[int, tuple[int, int]]
+    source: str
+    fn_names: dict[str, str] = field(default_factory=dict)
+
+
+class _Func:
+    """A Python function being generated: its statement buffer and temp counter."""
+
+    def __init__(self, compiler: "Compiler", indent: int = 0) -> None:
+        self.c = compiler
+        self.out: list[Line] = []
+        self.indent = indent
+        self.ticks = False
+
+    def emit(self, text: str, node: n.Node | None = None) -> None:
+        self.out.append(Line(self.indent, text, self.c.pos(node) if node is not None else -1))
+
+    @contextmanager
+    def block(self) -> Iterator[None]:
+        self.indent += 1
+        try:
+            yield
+        finally:
+            self.indent -= 1
+
+    @contextmanager
+    def capture(self) -> Iterator[list[Line]]:
+        saved, saved_indent = self.out, self.indent
+        buf: list[Line] = []
+        self.out, self.indent = buf, 0
+        try:
+            yield buf
+        finally:
+            self.out, self.indent = saved, saved_indent
+
+    def splice(self, buf: list[Line]) -> None:
+        for line in buf:
+            self.out.append(Line(line.indent + self.indent, line.text, line.pos))
+
+    def tmp(self) -> str:
+        return self.c.fresh("_t")
+
+    def tick(self) -> None:
+        self.ticks = True
+        self.emit("_n -= 1")
+        self.emit("if _n < 0: _budget()")
+
+
+class _Sink:
+    """Where a value in tail position goes: `return x`, or `r = x` (then maybe break)."""
+
+    def __init__(self, kind: str, var: str | None = None) -> None:
+        self.kind = kind  # "return" | "assign" | "loop"
+        self.var = var
+
+    def put(self, fn: _Func, expr: str, node: n.Node) -> None:
+        if self.kind == "return":
+            fn.emit(f"return {expr}", node)
+        else:
+            fn.emit(f"{self.var} = {expr}", node)
+            if self.kind == "loop":
+                fn.emit("break")
+
+
+class Compiler:
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.consts: list[Any] = []
+        self.const_names: list[str] = []
+        self._const_ids: dict[Any, str] = {}
+        self.positions: list[tuple[int, int]] = []
+        self.factories: list[list[Line]] = []
+        self.hoisted: list[Line] = []
+        self.counter = itertools.count(1)
+        self.globals_used: dict[str, Any] = {}
+        self.depth = 0
+
+    # -- naming ---------------------------------------------------------------------
+
+    def fresh(self, prefix: str) -> str:
+        return f"{prefix}{next(self.counter)}"
+
+    def pos(self, node: n.Node | None) -> int:
+        if node is None:
+            return -1
+        self.positions.append((node.line, node.col))
+        return len(self.positions) - 1
+
+    def mark(self, node: n.Node) -> str:
+        return f"{_MARK}{self.pos(node)}{_MARK_END}"
+
+    def const(self, value: Any) -> str:
+        """A Python expression for a constant value (literal when safe, else the table)."""
+        if value is None:
+            return "None"
+        t = type(value)
+        if t is bool:
+            return "True" if value else "False"
+        if t is int:
+            return repr(value) if abs(value) < 1 << 64 else self._table(value)
+        if t is float:
+            return repr(value) if math.isfinite(value) else self._table(value)
+        if t is str:
+            return repr(value) if len(value) < 200 else self._table(value)
+        return self._table(value)
+
+    def _table(self, value: Any) -> str:
+        key = (type(value), id(value)) if not isinstance(value, (str, int, float, v.Keyword)) else (type(value), value)
+        name = self._const_ids.get(key)
+        if name is None:
+            name = f"_K{len(self.consts)}"
+            self.consts.append(value)
+            self.const_names.append(name)
+            self._const_ids[key] = name
+        return name
+
+    def builtin(self, b: Builtin) -> str:
+        from .runtime import builtin_global
+
+        return builtin_global(b)
+
+    # -- program --------------------------------------------------------------------
+
+    def program(self, root: n.Node) -> CompiledProgram:
+        main = _Func(self, 1)
+        with main.block():
+            sink = _Sink("return")
+            self.value(root, main, sink)
+        lines: list[Line] = []
+        for fac in self.factories:
+            lines.extend(Line(l.indent + 1, l.text, l.pos) for l in fac)
+        lines.extend(Line(1, l.text, l.pos) for l in self.hoisted)
+        lines.append(Line(1, "def _main():", -1))
+        lines.append(Line(2, "global _n", -1))
+        lines.extend(main.out)
+        lines.append(Line(1, "return _main", -1))
+        filename = f"<ptc-{next(_program_ids)}>"
+        text, line_map = self._assemble(lines, ", ".join(self.const_names))
+        code = compile(text, filename, "exec")
+        return CompiledProgram(filename, code, self.consts, self.const_names, line_map, self.source)
+
+    def _assemble(self, lines: list[Line], params: str) -> tuple[str, dict[int, tuple[int, int]]]:
+        out = [f"def _program({params}):"]
+        line_map: dict[int, tuple[int, int]] = {}
+        for line in lines:
+            parts = _MARK_RE.split(line.text)
+            physical = ["    " * line.indent + parts[0]]
+            positions = []
+            for i in range(1, len(parts), 2):
+                positions.append(int(parts[i]))
+                physical.append(parts[i + 1])
+            for j, text in enumerate(physical):
+                out.append(text)
+                pid = positions[j] if j < len(positions) else line.pos
+                if pid >= 0:
+                    line_map[len(out)] = self.positions[pid]
+        return "\n".join(out) + "\n", line_map
+
+    # -- statements and values -------------------------------------------------------
+
+    def value(self, node: n.Node, fn: _Func, sink: _Sink) -> None:
+        """Compile node in tail position of a block: its value goes to sink."""
+        t = type(node)
+        if t is n.If:
+            test = self.truth(node.test, fn)  # type: ignore[attr-defined]
+            fn.emit(f"if {test}:", node)
+            with fn.block():
+                self.value(node.then, fn, sink)  # type: ignore[attr-defined]
+            fn.emit("else:")
+            with fn.block():
+                self.value(node.else_, fn, sink)  # type: ignore[attr-defined]
+        elif t is n.Do:
+            for x in node.body[:-1]:  # type: ignore[attr-defined]
+                self.discard(x, fn)
+            self.value(node.body[-1], fn, sink)  # type: ignore[attr-defined]
+        elif t is n.Let:
+            self.let_bindings(node.bindings, fn)  # type: ignore[attr-defined]
+            self.value(node.body, fn, sink)  # type: ignore[attr-defined]
+        elif t is n.Letfn:
+            self.letfn(node, fn)  # type: ignore[arg-type]
+            self.value(node.body, fn, sink)  # type: ignore[attr-defined]
+        elif t is n.Recur:
+            self.recur(node, fn)  # type: ignore[arg-type]
+        elif t is n.Case:
+            self.case(node, fn, sink)  # type: ignore[arg-type]
+        elif t in (n.Return, n.Fail, n.Throw):
+            self.discard(node, fn)
+        else:
+            sink.put(fn, self.expr(node, fn), node)
+
+    def discard(self, node: n.Node, fn: _Func) -> None:
+        """Compile node for its effects only."""
+        t = type(node)
+        if t is n.Const or t is n.Local:
+            return
+        if t is n.Return:
+            fn.emit(f"raise _Return({self.expr(node.value, fn)})", node)  # type: ignore[attr-defined]
+        elif t is n.Fail:
+            fn.emit(f"raise _Fail({self.expr(node.value, fn)})", node)  # type: ignore[attr-defined]
+        elif t is n.Throw:
+            fn.emit(f"raise _throw({self.mark(node)}{self.expr(node.value, fn)})", node)  # type: ignore[attr-defined]
+        elif t is n.Def:
+            self.expr(node, fn)
+        elif t is n.For:
+            self.for_loop(node, fn, None)  # type: ignore[arg-type]
+        elif t in (n.If, n.Do, n.Let, n.Letfn, n.Case):
+            sink = _Sink("assign", "_")
+            self.value(node, fn, sink)
+        else:
+            fn.emit(self.expr(node, fn), node)
+
+    def let_bindings(self, bindings: list[tuple[n.Binding, n.Node]], fn: _Func) -> None:
+        for b, init in bindings:
+            fn.emit(f"{b.py} = {self.expr(init, fn)}", init)
+
+    def recur(self, node: n.Recur, fn: _Func) -> None:
+        vals = self.args(node.args, fn)
+        if node.targets:
+            lhs = ", ".join(b.py for b in node.targets)
+            fn.emit(f"{lhs} = {', '.join(vals)}{',' if len(vals) == 1 else ''}", node)
+        fn.emit("continue")
+
+    def letfn(self, node: n.Letfn, fn: _Func) -> None:
+        for b, f in node.fns:
+            fn.emit(f"{b.box.py}[{b.index}] = {self.expr(f, fn)}", f)  # type: ignore[union-attr]
+
+    def case(self, node: n.Case, fn: _Func, sink: _Sink) -> None:
+        from .runtime import case_key
+
+        table: dict[Any, int] = {}
+        for i, (consts, _) in enumerate(node.clauses):
+            for c in consts:
+                table[case_key(c)] = i
+        tname = self.const(_CaseTable(table))
+        idx = fn.tmp()
+        fn.emit(f"{idx} = {tname}.get(_case_key({self.expr(node.expr, fn)}), -1)", node)
+        for i, (_, result) in enumerate(node.clauses):
+            fn.emit(f"{'if' if i == 0 else 'elif'} {idx} == {i}:")
+            with fn.block():
+                self.value(result, fn, sink)
+        if node.clauses:
+            fn.emit("else:")
+            fn.indent += 1
+        if node.default is not None:
+            self.value(node.default, fn, sink)
+        else:
+            fn.emit(f"_no_case({self.mark(node)}{idx})", node)
+            sink.put(fn, "None", node)
+        if node.clauses:
+            fn.indent -= 1
+
+    # -- expressions ------------------------------------------------------------------
+
+    def expr(self, node: n.Node, fn: _Func) -> str:
+        self.depth += 1
+        try:
+            e = self._expr(node, fn)
+            if self.depth > _MAX_EXPR_DEPTH and not _is_simple_text(e):
+                t = fn.tmp()
+                fn.emit(f"{t} = {e}", node)
+                return t
+            return e
+        finally:
+            self.depth -= 1
+
+    def _expr(self, node: n.Node, fn: _Func) -> str:
+        t = type(node)
+        if t is n.Const:
+            return self.const(node.value)  # type: ignore[attr-defined]
+        if t is n.Local:
+            b = node.binding  # type: ignore[attr-defined]
+            return f"{b.box.py}[{b.index}]" if b.box is not None else b.py
+        if t is n.Call:
+            return self.call(node, fn)  # type: ignore[arg-type]
+        if t is n.KeywordCall:
+            target = self.expr(node.target, fn)  # type: ignore[attr-defined]
+            k = self.const(node.key)  # type: ignore[attr-defined]
+            if node.default is not None:  # type: ignore[attr-defined]
+                d = self.args([node.default], fn)[0]  # type: ignore[attr-defined]
+                return f"_lookup({self.mark(node)}{target}, {k}, {d})"
+            return f"_lookup({self.mark(node)}{target}, {k})"
+        if t is n.BuiltinRef:
+            return self.builtin(node.builtin)  # type: ignore[attr-defined]
+        if t is n.GlobalRef:
+            return f"_U[{node.name!r}]"  # type: ignore[attr-defined]
+        if t is n.RuntimeRef:
+            return f"_rt_{node.name}"  # type: ignore[attr-defined]
+        if t is n.DataRef:
+            return f"_data({self.mark(node)}{node.name!r})"  # type: ignore[attr-defined]
+        if t is n.ToolRef:
+            return f"_tool_fn({node.name!r})"  # type: ignore[attr-defined]
+        if t is n.HistoryRef:
+            return f"_hist({node.index})"  # type: ignore[attr-defined]
+        if t is n.ToolCall:
+            args = self.args(node.args, fn)  # type: ignore[attr-defined]
+            tup = "(" + "".join(a + ", " for a in args) + ")"
+            return f"_tool({self.mark(node)}{node.name!r}, {tup})"  # type: ignore[attr-defined]
+        if t is n.If:
+            return self.if_expr(node, fn)  # type: ignore[arg-type]
+        if t is n.Do:
+            for x in node.body[:-1]:  # type: ignore[attr-defined]
+                self.discard(x, fn)
+            return self.expr(node.body[-1], fn)  # type: ignore[attr-defined]
+        if t is n.Let:
+            self.let_bindings(node.bindings, fn)  # type: ignore[attr-defined]
+            return self.expr(node.body, fn)  # type: ignore[attr-defined]
+        if t is n.Letfn:
+            self.letfn(node, fn)  # type: ignore[arg-type]
+            return self.expr(node.body, fn)  # type: ignore[attr-defined]
+        if t is n.Loop:
+            return self.loop(node, fn)  # type: ignore[arg-type]
+        if t is n.Fn:
+            return self.fn(node)  # type: ignore[arg-type]
+        if t is n.Def:
+            val = self.expr(node.value, fn)  # type: ignore[attr-defined]
+            fn.emit(f"_U[{node.name!r}] = {val}", node)  # type: ignore[attr-defined]
+            return self.const(v.Symbol(f"#'user/{node.name}"))  # type: ignore[attr-defined]
+        if t is n.VectorLit:
+            items = self.args(node.items, fn)  # type: ignore[attr-defined]
+            return f"_vec(({''.join(i + ', ' for i in items)}))"
+        if t is n.SetLit:
+            items = self.args(node.items, fn)  # type: ignore[attr-defined]
+            return f"_set_lit({self.mark(node)}({''.join(i + ', ' for i in items)}))"
+        if t is n.MapLit:
+            flat = [x for pair in node.pairs for x in pair]  # type: ignore[attr-defined]
+            items = self.args(flat, fn)
+            pairs = "".join(f"({items[i]}, {items[i + 1]}), " for i in range(0, len(items), 2))
+            return f"_map_lit({self.mark(node)}({pairs}))"
+        if t is n.And or t is n.Or:
+            return self.and_or(node, fn, t is n.And)
+        if t is n.Case:
+            r = fn.tmp()
+            self.case(node, fn, _Sink("assign", r))  # type: ignore[arg-type]
+            return r
+        if t is n.For:
+            return self.for_loop(node, fn, fn.tmp())  # type: ignore[arg-type]
+        if t is n.Try:
+            return self.try_(node, fn)  # type: ignore[arg-type]
+        if t in (n.Return, n.Fail, n.Throw):
+            self.discard(node, fn)
+            return "None"
+        if t is n.Recur:
+            raise AssertionError("recur outside tail position reached the compiler")
+        raise AssertionError(f"unknown node {t.__name__}")
+
+    def args(self, nodes: list[n.Node], fn: _Func) -> list[str]:
+        """Compile arguments left to right, keeping evaluation order if one needs statements."""
+        out: list[str] = []
+        for node in nodes:
+            with fn.capture() as buf:
+                e = self.expr(node, fn)
+            if buf:
+                for i, prev in enumerate(out):
+                    if not _is_simple_text(prev):
+                        tmp = fn.tmp()
+                        fn.emit(f"{tmp} = {prev}")
+                        out[i] = tmp
+                fn.splice(buf)
+            out.append(e)
+        return out
+
+    def call(self, node: n.Call, fn: _Func) -> str:
+        head = node.fn
+        if type(head) is n.BuiltinRef:
+            inline = _INLINE.get(head.builtin.qualified)
+            if inline is not None:
+                args = self.args(node.args, fn)
+                text = inline(self, fn, node, args)
+                if text is not None:
+                    return text
+            else:
+                args = self.args(node.args, fn)
+            return f"{self.builtin(head.builtin)}({self.mark(node)}{', '.join(args)})"
+        if type(head) is n.Fn:
+            f = self.fn(head)
+            args = self.args(node.args, fn)
+            return f"{f}({self.mark(node)}{', '.join(args)})"
+        parts = self.args([head] + node.args, fn)
+        callee = parts[0]
+        if type(head) in (n.Local, n.GlobalRef, n.RuntimeRef) or type(head) is n.ToolRef:
+            return f"{callee}({self.mark(node)}{', '.join(parts[1:])})"
+        return f"_invoke({self.mark(node)}{', '.join(parts)})"
+
+    def truth(self, node: n.Node, fn: _Func) -> str:
+        """A Python condition that is true when node's value is truthy in Clojure."""
+        e = self.expr(node, fn)
+        if _is_boolean(node):
+            return e
+        if type(node) is n.Const:
+            return "True" if v.truthy(node.value) else "False"  # type: ignore[attr-defined]
+        if _is_simple_text(e):
+            return f"({e} is not None and {e} is not False)"
+        t = fn.tmp()
+        return f"(({t} := {e}) is not None and {t} is not False)"
+
+    def if_expr(self, node: n.If, fn: _Func) -> str:
+        test = self.truth(node.test, fn)
+        with fn.capture() as then_buf:
+            then = self.expr(node.then, fn)
+        with fn.capture() as else_buf:
+            els = self.expr(node.else_, fn)
+        if not then_buf and not else_buf:
+            return f"({then} if {test} else {els})"
+        r = fn.tmp()
+        fn.emit(f"if {test}:", node)
+        with fn.block():
+            fn.splice(then_buf)
+            fn.emit(f"{r} = {then}")
+        fn.emit("else:")
+        with fn.block():
+            fn.splice(else_buf)
+            fn.emit(f"{r} = {els}")
+        return r
+
+    def and_or(self, node: n.Node, fn: _Func, is_and: bool) -> str:
+        items: list[n.Node] = node.items  # type: ignore[attr-defined]
+        if all(_is_boolean(x) for x in items[:-1]):
+            with fn.capture() as buf:
+                parts = [self.expr(x, fn) for x in items]
+            if not buf:
+                return "(" + (" and " if is_and else " or ").join(parts) + ")"
+        r = fn.tmp()
+        first = True
+        depth = 0
+        for x in items:
+            if not first:
+                cond = f"({r} is not None and {r} is not False)"
+                fn.emit(f"if {cond if is_and else 'not ' + cond}:")
+                fn.indent += 1
+                depth += 1
+            fn.emit(f"{r} = {self.expr(x, fn)}", x)
+            first = False
+        fn.indent -= depth
+        return r
+
+    def loop(self, node: n.Loop, fn: _Func) -> str:
+        r = fn.tmp()
+        self.let_bindings(node.bindings, fn)
+        fn.emit("while True:", node)
+        with fn.block():
+            fn.tick()
+            self.value(node.body, fn, _Sink("loop", r))
+        return r
+
+    def for_loop(self, node: n.For, fn: _Func, result: str | None) -> str:
+        if result is not None:
+            fn.emit(f"{result} = []", node)
+        opened = 0
+        for clause in node.clauses:
+            if clause.kind == "bind":
+                coll = self.expr(clause.coll, fn)  # type: ignore[arg-type]
+                fn.emit(f"for {clause.binding.py} in _iter({self.mark(clause.coll)}{coll}):",  # type: ignore[union-attr,arg-type]
+                        clause.coll)
+                fn.indent += 1
+                opened += 1
+                fn.tick()
+            elif clause.kind == "let":
+                self.let_bindings(clause.lets or [], fn)
+            elif clause.kind == "when":
+                fn.emit(f"if not {self.truth(clause.test, fn)}: continue", clause.test)  # type: ignore[arg-type]
+            else:  # while
+                fn.emit(f"if not {self.truth(clause.test, fn)}: break", clause.test)  # type: ignore[arg-type]
+        if result is not None:
+            fn.emit(f"{result}.append({self.expr(node.body, fn)})", node.body)
+        else:
+            self.discard(node.body, fn)
+        fn.indent -= opened
+        if result is None:
+            return "None"
+        return f"_plist({self.mark(node)}{result})"
+
+    def try_(self, node: n.Try, fn: _Func) -> str:
+        r = fn.tmp()
+        fn.emit("try:", node)
+        with fn.block():
+            fn.emit(f"{r} = {self.expr(node.body, fn)}")
+        if node.catch_binding is not None:
+            err = fn.tmp()
+            fn.emit(f"except Exception as {err}:")
+            with fn.block():
+                fn.emit(f"{node.catch_binding.py} = _catch({err})")
+                fn.emit(f"{r} = {self.expr(node.catch_body, fn)}")  # type: ignore[arg-type]
+        if node.finally_body is not None:
+            fn.emit("finally:")
+            with fn.block():
+                self.discard(node.finally_body, fn)
+        elif node.catch_binding is None:
+            fn.emit("finally:")
+            with fn.block():
+                fn.emit("pass")
+        return r
+
+    # -- functions --------------------------------------------------------------------
+
+    def fn(self, node: n.Fn) -> str:
+        """Emit a factory for node; return the expression that creates the function."""
+        fac_name = self.fresh("_mk")
+        captures = list(node.captures.values())
+        fac = _Func(self, 0)
+        cap_params = ", ".join(b.py for b in captures)
+        fac.emit(f"def {fac_name}({cap_params}):")
+        fname = node.self_binding.py if node.self_binding is not None else self.fresh("f")
+        label = node.name or "fn"
+        saved_depth, self.depth = self.depth, 0
+        with fac.block():
+            if len(node.arities) == 1:
+                self._arity(fac, fname, node.arities[0])
+            else:
+                names = []
+                for a in node.arities:
+                    an = self.fresh(f"{fname}_a")
+                    self._arity(fac, an, a)
+                    names.append((an, a))
+                fac.emit(f"def {fname}(*args):")
+                with fac.block():
+                    fac.emit("k = len(args)")
+                    fixed = [(an, a) for an, a in names if a.rest is None]
+                    for an, a in fixed:
+                        fac.emit(f"if k == {len(a.params)}: return {an}(*args)")
+                    variadic = [(an, a) for an, a in names if a.rest is not None]
+                    for an, a in variadic:
+                        fac.emit(f"if k >= {len(a.params)}: return {an}(*args)")
+                    arities = sorted(len(a.params) for _, a in fixed)
+                    var_min = len(variadic[0][1].params) if variadic else None
+                    fac.emit(f"_arity_error({label!r}, k, {tuple(arities)!r}, {var_min!r})")
+            fac.emit(f"{fname}.__qualname__ = {'ptc:' + label!r}")
+            if node.doc:
+                fac.emit(f"{fname}.__doc__ = {node.doc!r}")
+            fac.emit(f"return {fname}")
+        self.depth = saved_depth
+        self.factories.append(fac.out)
+        if not captures:
+            inst = self.fresh("_fn")
+            self.hoisted.append(Line(0, f"{inst} = {fac_name}()", -1))
+            return inst
+        return f"{fac_name}({cap_params})"
+
+    def _arity(self, fac: _Func, name: str, a: n.Arity) -> None:
+        params = [b.py for b in a.params]
+        if a.rest is not None:
+            params.append("*" + a.rest.py)
+        fac.emit(f"def {name}({', '.join(params)}):")
+        body = _Func(self, 0)
+        with body.block():
+            if a.rest is not None:
+                body.emit(f"{a.rest.py} = _rest_args({a.rest.py})")
+            body.tick()
+            if a.has_recur:
+                body.emit("while True:")
+                with body.block():
+                    body.tick()
+                    self.value(a.body, body, _Sink("return"))
+            else:
+                self.value(a.body, body, _Sink("return"))
+        fac.out.append(Line(fac.indent + 1, "global _n", -1))
+        for line in body.out:
+            fac.out.append(Line(line.indent + fac.indent, line.text, line.pos))
+
+
+class _CaseTable(dict):  # type: ignore[type-arg]
+    """A case dispatch table (a constant; never a PTC value)."""
+
+
+def _is_simple_text(e: str) -> bool:
+    return e.isidentifier() or e in ("None", "True", "False") or _is_number_literal(e) or \
+        (e.startswith("_K") and e[2:].isdigit()) or (e[:1] in "'\"" and "\n" not in e and len(e) < 200
+                                                      and _MARK not in e and e.count(e[0]) == 2)
+
+
+def _is_number_literal(e: str) -> bool:
+    try:
+        float(e)
+        return True
+    except ValueError:
+        return False
+
+
+def _is_boolean(node: n.Node) -> bool:
+    t = type(node)
+    if t is n.Const:
+        return type(node.value) is bool  # type: ignore[attr-defined]
+    if t is n.Call and type(node.fn) is n.BuiltinRef:  # type: ignore[attr-defined]
+        name = node.fn.builtin.name  # type: ignore[attr-defined]
+        return name in _BOOL_FNS or (name.endswith("?") and node.fn.builtin.ns in ("core", "clojure.string",  # type: ignore[attr-defined]
+                                                                                  "clojure.set"))
+    if t is n.And or t is n.Or:
+        return all(_is_boolean(x) for x in node.items)  # type: ignore[attr-defined]
+    return False
+
+
+# -- inline fast paths for the hottest core functions -----------------------------------
+# Each returns Python source or None (then the plain builtin call is used). The guard keeps
+# Clojure semantics: the fast path applies only to ints/floats; anything else goes to the
+# builtin, which validates and raises the proper error.
+
+InlineFn = Callable[[Compiler, _Func, n.Call, list[str]], "str | None"]
+_INLINE: dict[str, InlineFn] = {}
+
+
+def _bind_simple(fn: _Func, e: str) -> tuple[str, str]:
+    """(prefix-evaluating expression, name) so that e is evaluated exactly once."""
+    if _is_simple_text(e):
+        return "", e
+    t = fn.tmp()
+    return f"({t} := {e})", t
+
+
+def _const_of(node: n.Node) -> Any:
+    return node.value if type(node) is n.Const else _NO  # type: ignore[attr-defined]
+
+
+_NO = object()
+
+
+def _numeric_binop(op: str) -> InlineFn:
+    def inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
+        if len(args) != 2:
+            return None
+        slow = f"{c.builtin(node.fn.builtin)}({c.mark(node)}"  # type: ignore[attr-defined]
+        a_const = type(_const_of(node.args[0])) in (int, float)
+        b_const = type(_const_of(node.args[1])) in (int, float)
+        if a_const and b_const:
+            return None
+        (pa, a), (pb, b) = _bind_simple(fn, args[0]), _bind_simple(fn, args[1])
+        # Both operands are evaluated exactly once, left to right, before either branch.
+        if pa and pb:
+            checks = [f"({pa}, {pb})"] + [f"type({x}) in _NUMT" for x, k in ((a, a_const), (b, b_const)) if not k]
+        elif pb:  # a is simple: check b first so that it is always evaluated
+            checks = [f"type({pb}) in _NUMT" if not b_const else f"{pb} is not _NOVAL"]
+            checks += [f"type({a}) in _NUMT"] if not a_const else []
+        else:
+            checks = [f"type({pa or a}) in _NUMT"] if not a_const else ([f"{pa} is not _NOVAL"] if pa else [])
+            checks += [f"type({b}) in _NUMT"] if not b_const else []
+        return f"({a} {op} {b} if {' and '.join(checks)} else {slow}{a}, {b}))"
+
+    return inline
+
+
+for _op, _name in (("+", "+"), ("-", "-"), ("<", "<"), (">", ">"), ("<=", "<="), (">=", ">=")):
+    _INLINE[_name] = _numeric_binop(_op)
+
+
+def _inc_dec(op: str) -> InlineFn:
+    def inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
+        if len(args) != 1:
+            return None
+        pa, a = _bind_simple(fn, args[0])
+        first = f"type({pa or a}) in _NUMT"
+        return f"({a} {op} 1 if {first} else {c.builtin(node.fn.builtin)}({c.mark(node)}{a}))"  # type: ignore[attr-defined]
+
+    return inline
+
+
+_INLINE["inc"] = _inc_dec("+")
+_INLINE["dec"] = _inc_dec("-")
+
+
+def _eq_inline(negate: bool) -> InlineFn:
+    def inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
+        if len(args) != 2:
+            return None
+        for i in (0, 1):
+            const = _const_of(node.args[i])
+            if const is _NO:
+                continue
+            other = args[1 - i]
+            if const is None or type(const) is bool or type(const) is v.Keyword:
+                return f"({other} is {'not ' if negate else ''}{args[i]})"
+            if type(const) in (int, str):
+                po, o = _bind_simple(fn, other)
+                test = f"(type({po or o}) is {type(const).__name__} and {o} == {args[i]})"
+                return f"(not {test})" if negate else test
+        return None
+
+    return inline
+
+
+_INLINE["="] = _eq_inline(False)
+_INLINE["not="] = _eq_inline(True)
+
+
+def _pred_inline(template: str) -> InlineFn:
+    def inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
+        if len(args) != 1:
+            return None
+        pa, a = _bind_simple(fn, args[0])
+        if pa:
+            return f"({template.format(pa)})"
+        return f"({template.format(a)})"
+
+    return inline
+
+
+_INLINE["nil?"] = _pred_inline("{} is None")
+_INLINE["some?"] = _pred_inline("{} is not None")
+
+
+def _not_inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
+    if len(args) != 1:
+        return None
+    pa, a = _bind_simple(fn, args[0])
+    if pa:
+        return f"({pa} is None or {a} is False)"
+    return f"({a} is None or {a} is False)"
+
+
+_INLINE["not"] = _not_inline

@@ -1,0 +1,384 @@
+"""What compiled programs call at run time: the shared globals of generated code.
+
+Generated functions live in one globals dict (`RT`), so a function defined in one turn
+and called in a later turn sees the later turn's state (its user defs, data, counters).
+Per-run state is swapped in by `execute` and restored afterwards (runs may nest).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import sys
+import time
+from types import TracebackType
+from typing import Any, Callable
+
+from pyrsistent import pvector
+
+from . import context
+from . import values as v
+from .errors import PTCError, limit_error, runtime_error
+from .printer import pr_str
+from .registry import Builtin
+
+STEP_CHUNK = 1000
+
+
+class _Return(BaseException):
+    """`(return v)`: unwinds to the top of the program (not catchable by try)."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+class _Fail(BaseException):
+    """`(fail v)`: unwinds to the top of the program (not catchable by try)."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+RT: dict[str, Any] = {"__builtins__": {"type": type, "len": len, "int": int, "float": float, "Exception": Exception}}
+_builtin_names: dict[int, str] = {}
+_counter = itertools.count(1)
+
+
+def builtin_global(b: Builtin) -> str:
+    """The global name under which generated code reaches builtin b."""
+    key = id(b.fn)
+    name = _builtin_names.get(key)
+    if name is None:
+        safe = re.sub(r"\W", "_", b.name)[:24]
+        name = f"b{next(_counter)}_{safe}"
+        _builtin_names[key] = name
+        RT[name] = b.fn
+    return name
+
+
+def rt(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Expose a helper to generated code under `_rt_<name>` (used by the analyzer's RuntimeRef)."""
+    RT["_rt_" + fn.__name__] = fn
+    return fn
+
+
+# -- per-run state ----------------------------------------------------------------------
+
+
+class RunContext:
+    """The per-run bindings generated code reads: user defs, data, history."""
+
+    __slots__ = ("user", "data", "history", "tools")
+
+    def __init__(self, user: dict[str, Any], data: dict[str, Any], history: tuple[Any, ...],
+                 tools: dict[str, Callable[..., Any]]) -> None:
+        self.user = user
+        self.data = data
+        self.history = history
+        self.tools = tools
+
+
+def _budget() -> None:
+    """Called every STEP_CHUNK steps: charges the steps, checks the step limit and the deadline."""
+    st = context.CURRENT
+    st.steps += STEP_CHUNK
+    RT["_n"] = STEP_CHUNK
+    if st.steps > st.limits.max_steps:
+        raise limit_error("max_steps", st.limits.max_steps, "too many evaluation steps")
+    if time.monotonic() > st.deadline:
+        raise limit_error("timeout", st.limits.timeout, "program ran too long")
+
+
+def _data(name: str) -> Any:
+    return RT["_ctx"].data[name]
+
+
+def _hist(i: int) -> Any:
+    h = RT["_ctx"].history
+    return h[i] if i < len(h) else None
+
+
+def _tool(name: str, args: tuple[Any, ...]) -> Any:
+    call = context.CURRENT.call_tool
+    if call is None:
+        raise PTCError("tool", f"tool/{name} cannot be called: no tools in this run")
+    return call(name, args)
+
+
+def _tool_fn(name: str) -> Callable[..., Any]:
+    def call(*args: Any) -> Any:
+        return _tool(name, args)
+
+    call.__qualname__ = f"ptc:tool/{name}"
+    return call
+
+
+def _invoke(f: Any, *args: Any) -> Any:
+    return v.as_fn(f, "call")(*args)
+
+
+def _rest_args(rest: tuple[Any, ...]) -> Any:
+    return v.PList(rest) if rest else None
+
+
+def _plist(items: list[Any]) -> v.PList:
+    if len(items) > 4096:
+        context.check_size(len(items), "sequence")
+    return v.PList(items)
+
+
+def _set_lit(items: tuple[Any, ...]) -> Any:
+    s = v.make_set(items)
+    if len(s) != len(items):
+        raise runtime_error("Duplicate key in set literal")
+    return s
+
+
+def _map_lit(pairs: tuple[tuple[Any, Any], ...]) -> Any:
+    m = v.make_map(pairs)
+    if len(m) != len(pairs):
+        raise runtime_error("Duplicate key in map literal")
+    return m
+
+
+def _iter(coll: Any) -> Any:
+    return v.iter_seq(coll, "for")
+
+
+class _NoValue:
+    pass
+
+
+def case_key(x: Any) -> Any:
+    """Case constants compare with =: 1 and 1.0 and true must not collide in the table."""
+    t = type(x)
+    if t is bool or t is float:
+        return (t, x)
+    if t in v.VECTOR_TYPES or t is v.PList:
+        return ("seq", tuple(case_key(i) for i in x))
+    return x
+
+
+def _no_case(idx: Any) -> None:
+    raise runtime_error("case: no matching clause")
+
+
+def _arity_error(name: str, got: int, arities: tuple[int, ...], variadic: int | None) -> None:
+    accepted = [str(a) for a in arities] + ([f"{variadic}+"] if variadic is not None else [])
+    raise PTCError("runtime", f"Wrong number of args ({got}) passed to: {name}",
+                   hint=f"{name} accepts {' or '.join(accepted)} argument(s)")
+
+
+def _throw(x: Any) -> PTCError:
+    if type(x) in v.MAP_TYPES and v.lookup(x, v.keyword("ptc/exception")) is True:
+        err = PTCError("runtime", str(v.lookup(x, v.keyword("message"))))
+    else:
+        err = PTCError("runtime", f"thrown: {v.short(x, 200)}")
+    err.thrown = x  # type: ignore[attr-defined]
+    return err
+
+
+def _catch(e: BaseException) -> Any:
+    """What a `(catch Exception e ...)` binds: a map with :message (and :data for ex-info)."""
+    if isinstance(e, RecursionError):
+        raise e
+    if isinstance(e, PTCError):
+        if e.kind == "limit":
+            raise e
+        thrown = getattr(e, "thrown", None)
+        if thrown is not None:
+            return thrown
+        return v.make_map([(v.keyword("message"), e.message), (v.keyword("kind"), v.keyword(e.kind)),
+                           (v.keyword("ptc/exception"), True)])
+    if isinstance(e, MemoryError):
+        raise e
+    converted = convert_exception(e)
+    if converted.kind == "limit":
+        raise converted
+    return v.make_map([(v.keyword("message"), converted.message), (v.keyword("kind"), v.keyword("runtime")),
+                       (v.keyword("ptc/exception"), True)])
+
+
+# -- runtime helpers used by destructuring and special forms ---------------------------
+
+
+@rt
+def nth_or_nil(coll: Any, i: int) -> Any:
+    if coll is None:
+        return None
+    t = type(coll)
+    if t in v.VECTOR_TYPES or t is v.PList or t is str:
+        return coll[i] if i < len(coll) else None
+    if t is v.LazySeq:
+        return coll.nth(i, None)
+    if t in v.MAP_TYPES or t in v.SET_TYPES:
+        raise runtime_error(f"cannot destructure a {v.type_name(coll)} with a vector pattern",
+                            hint="use {:keys [...]} to destructure maps")
+    raise runtime_error(f"nth not supported on {v.type_name(coll)}")
+
+
+@rt
+def nthnext(coll: Any, i: int) -> Any:
+    if coll is None:
+        return None
+    t = type(coll)
+    if t in v.VECTOR_TYPES or t is v.PList or t is str:
+        rest = coll[i:]
+        return v.PList(rest) if len(rest) else None
+    items = list(itertools.islice(v.iter_seq(coll, "destructure"), i, None))
+    return v.PList(items) if items else None
+
+
+@rt
+def map_for_destructure(x: Any) -> Any:
+    t = type(x)
+    if x is None or t in v.MAP_TYPES:
+        return x
+    if t is v.PList or t is v.LazySeq:  # keyword-args style: (f :a 1 :b 2)
+        items = list(x)
+        if len(items) % 2 == 0:
+            return v.make_map(zip(items[0::2], items[1::2]))
+    if t in v.VECTOR_TYPES:
+        return v.make_map(enumerate(x))
+    raise runtime_error(f"cannot destructure a {v.type_name(x)} with a map pattern")
+
+
+@rt
+def get(m: Any, k: Any, default: Any = None) -> Any:
+    return v.lookup(m, k, default)
+
+
+@rt
+def letfn_box(n: int) -> list[Any]:
+    return [None] * n
+
+
+@rt
+def int_range(n: Any) -> Any:
+    if type(n) is float:
+        n = int(n)
+    if type(n) is not int:
+        raise runtime_error(f"dotimes: expected an integer count, got {v.type_name(n)}")
+    return range(n)
+
+
+@rt
+def no_matching_clause(x: Any) -> Any:
+    raise runtime_error(f"No matching clause: {v.short(x)}")
+
+
+RT.update({
+    "_n": STEP_CHUNK, "_budget": _budget, "_data": _data, "_hist": _hist, "_tool": _tool,
+    "_tool_fn": _tool_fn, "_invoke": _invoke, "_rest_args": _rest_args, "_plist": _plist,
+    "_set_lit": _set_lit, "_map_lit": _map_lit, "_iter": _iter, "_case_key": case_key, "_no_case": _no_case,
+    "_arity_error": _arity_error, "_throw": _throw, "_catch": _catch, "_Return": _Return, "_Fail": _Fail,
+    "_vec": pvector, "_lookup": v.lookup, "_NUMT": frozenset({int, float}), "_NOVAL": _NoValue(),
+    "_U": {}, "_ctx": None,
+})
+
+
+# -- error conversion -------------------------------------------------------------------
+
+_PY_TYPE_NAMES = {
+    "int": "integer", "float": "float", "str": "string", "NoneType": "nil", "bool": "boolean",
+    "Keyword": "keyword", "PList": "list", "PVector": "vector", "pvectorc.PVector": "vector",
+    "FMap": "map", "HMap": "map", "FSet": "set", "HSet": "set", "LazySeq": "lazy seq", "MapEntry": "vector",
+    "function": "function", "tuple": "list", "list": "list", "dict": "map", "Symbol": "symbol",
+}
+_ARITY_RE = re.compile(r"ptc:(?P<name>\S+?)\(\) (takes|missing) (?P<rest>.*)")
+_ARGS_GIVEN_RE = re.compile(r"but (\d+) (?:positional arguments? )?(?:were|was) given")
+_NOT_CALLABLE_RE = re.compile(r"'([\w.]+)' object is not callable")
+_OPERAND_RE = re.compile(r"unsupported operand type\(s\) for (\S+): '([\w.]+)' and '([\w.]+)'")
+_COMPARE_RE = re.compile(r"'(\S+)' not supported between instances of '([\w.]+)' and '([\w.]+)'")
+
+
+def _ptc_type(py_name: str) -> str:
+    return _PY_TYPE_NAMES.get(py_name, _PY_TYPE_NAMES.get(py_name.split(".")[-1], py_name))
+
+
+def convert_exception(e: BaseException) -> PTCError:
+    """Any Python exception escaping a program becomes a PTCError with a readable message."""
+    if isinstance(e, PTCError):
+        return e
+    if isinstance(e, RecursionError):
+        lim = context.CURRENT.limits.max_depth
+        return PTCError("limit", f"call depth: limit max_depth={lim} exceeded (recursion too deep)",
+                        hint="use loop/recur or reduce instead of deep recursion")
+    if isinstance(e, MemoryError):
+        return limit_error("max_memory", context.CURRENT.limits.max_memory, "out of memory")
+    msg = str(e)
+    if isinstance(e, TypeError):
+        m = _ARITY_RE.search(msg)
+        if m:
+            given = _ARGS_GIVEN_RE.search(msg)
+            name = m.group("name")
+            count = given.group(1) if given else "a wrong number of"
+            return PTCError("runtime", f"Wrong number of args ({count}) passed to: {name}",
+                            hint=_arity_hint(name, msg))
+        m2 = _NOT_CALLABLE_RE.search(msg)
+        if m2:
+            tname = _ptc_type(m2.group(1))
+            return PTCError("runtime", f"a {tname} cannot be called as a function",
+                            hint="only functions, keywords, maps and sets can be called")
+        m3 = _OPERAND_RE.search(msg)
+        if m3:
+            return PTCError("runtime", f"{m3.group(1)}: cannot combine {_ptc_type(m3.group(2))} "
+                            f"and {_ptc_type(m3.group(3))}")
+        m4 = _COMPARE_RE.search(msg)
+        if m4:
+            return PTCError("runtime", f"cannot compare {_ptc_type(m4.group(2))} with {_ptc_type(m4.group(3))}")
+        return PTCError("runtime", f"wrong argument type: {msg}")
+    if isinstance(e, KeyError):
+        key = e.args[0] if e.args else "?"
+        return PTCError("runtime", f"Unable to resolve var: {key} (it is used before its def ran)",
+                        hint="def a name before the code that uses it runs")
+    if isinstance(e, ZeroDivisionError):
+        return PTCError("runtime", "Divide by zero")
+    if isinstance(e, OverflowError):
+        return PTCError("runtime", f"numeric overflow: {msg}")
+    if isinstance(e, ValueError) and "int" in msg and "digits" in msg:
+        return limit_error("max_int_bits", context.CURRENT.limits.max_int_bits, "integer too large to print")
+    if isinstance(e, (IndexError, ValueError, AttributeError, StopIteration, UnicodeError, LookupError)):
+        return PTCError("runtime", f"{type(e).__name__}: {msg}")
+    return PTCError("runtime", f"internal error ({type(e).__name__}): {msg}",
+                    hint="this is a bug in ptc; please report it with the program")
+
+
+def _arity_hint(name: str, msg: str) -> str | None:
+    from .registry import REGISTRY
+
+    b = REGISTRY.get(name)
+    if b is not None:
+        return f"usage: ({name} {' | '.join(a.strip('[]') for a in b.arglists)})"
+    return None
+
+
+def error_position(tb: TracebackType | None, line_maps: dict[str, dict[int, tuple[int, int]]]) -> tuple[int, int] | None:
+    """The PTC position of the innermost generated-code frame in a traceback."""
+    found = None
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        m = line_maps.get(code.co_filename)
+        if m is not None:
+            pos = m.get(tb.tb_lineno)
+            if pos is not None:
+                found = pos
+        tb = tb.tb_next
+    return found
+
+
+def check_result_size(value: Any) -> None:
+    lim = context.CURRENT.limits.max_result
+    text = pr_str(value, max_len=lim + 1)
+    if len(text) > lim:
+        raise limit_error("max_result", lim, "result too large")
+
+
+def recursion_limit_for(max_depth: int) -> int:
+    """Python frames allowed: the current stack plus about three frames per PTC call."""
+    frame = sys._getframe()
+    depth = 0
+    while frame is not None:
+        depth += 1
+        frame = frame.f_back  # type: ignore[assignment]
+    return depth + 50 + max_depth * 3
