@@ -316,7 +316,7 @@ class Analyzer:
                 default = self.analyze(items[2], env, False) if len(items) == 3 else None
                 return n.KeywordCall(f.line, f.col, head.value, target, default)
             if not isinstance(head.value, (v.FMap, v.FSet)) and head.value is not None:
-                raise _err(head, f"a {v.type_name(head.value)} cannot be called as a function")
+                raise _err(head, f"cannot call a value of type {v.type_name(head.value)} as a function")
             if head.value is None:
                 raise _err(head, "nil cannot be called as a function")
         fn = self.analyze(head, env, False)

@@ -45,7 +45,7 @@ class CompiledProgram:
     const_names: list[str]
     line_map: dict[int, tuple[int, int]]
     source: str
-    fn_names: dict[str, str] = field(default_factory=dict)
+    python_source: str = ""
 
 
 class _Func:
@@ -85,10 +85,10 @@ class _Func:
     def tmp(self) -> str:
         return self.c.fresh("_t")
 
-    def tick(self) -> None:
+    def tick(self, node: n.Node | None = None) -> None:
         self.ticks = True
         self.emit("_n -= 1")
-        self.emit("if _n < 0: _budget()")
+        self.emit("if _n < 0: _budget()", node)
 
 
 class _Sink:
@@ -182,7 +182,7 @@ class Compiler:
         filename = f"<ptc-{next(_program_ids)}>"
         text, line_map = self._assemble(lines, ", ".join(self.const_names))
         code = compile(text, filename, "exec")
-        return CompiledProgram(filename, code, self.consts, self.const_names, line_map, self.source)
+        return CompiledProgram(filename, code, self.consts, self.const_names, line_map, self.source, text)
 
     def _assemble(self, lines: list[Line], params: str) -> tuple[str, dict[int, tuple[int, int]]]:
         out = [f"def _program({params}):"]
@@ -319,11 +319,10 @@ class Compiler:
             return self.call(node, fn)  # type: ignore[arg-type]
         if t is n.KeywordCall:
             target = self.expr(node.target, fn)  # type: ignore[attr-defined]
-            k = self.const(node.key)  # type: ignore[attr-defined]
+            default = None
             if node.default is not None:  # type: ignore[attr-defined]
-                d = self.args([node.default], fn)[0]  # type: ignore[attr-defined]
-                return f"_lookup({self.mark(node)}{target}, {k}, {d})"
-            return f"_lookup({self.mark(node)}{target}, {k})"
+                default = self.args([node.target, node.default], fn)[1]  # type: ignore[attr-defined]
+            return self.keyword_lookup(fn, node, target, node.key, default)  # type: ignore[attr-defined]
         if t is n.BuiltinRef:
             return self.builtin(node.builtin)  # type: ignore[attr-defined]
         if t is n.GlobalRef:
@@ -387,6 +386,18 @@ class Compiler:
         if t is n.Recur:
             raise AssertionError("recur outside tail position reached the compiler")
         raise AssertionError(f"unknown node {t.__name__}")
+
+    def keyword_lookup(self, fn: _Func, node: n.Node, target: str, key: v.Keyword, default: str | None) -> str:
+        """Inline `(:k m)`: two C-level dict probes (keyword, then the JSON string key)."""
+        k, name = self.const(key), repr(key.name)
+        t = fn.tmp()
+        if default is not None and not _is_simple_text(default):
+            d = fn.tmp()
+            fn.emit(f"{d} = {default}", node)
+            default = d
+        dflt = "" if default is None else f", {default}"
+        return (f"({t}.get({k}, {t}.get({name}{dflt})) if type({t} := {target}) is _FMap "
+                f"else _lookup({self.mark(node)}{t}, {k}{dflt}))")
 
     def args(self, nodes: list[n.Node], fn: _Func) -> list[str]:
         """Compile arguments left to right, keeping evaluation order if one needs statements."""
@@ -483,7 +494,7 @@ class Compiler:
         self.let_bindings(node.bindings, fn)
         fn.emit("while True:", node)
         with fn.block():
-            fn.tick()
+            fn.tick(node)
             self.value(node.body, fn, _Sink("loop", r))
         return r
 
@@ -498,7 +509,7 @@ class Compiler:
                         clause.coll)
                 fn.indent += 1
                 opened += 1
-                fn.tick()
+                fn.tick(clause.coll)
             elif clause.kind == "let":
                 self.let_bindings(clause.lets or [], fn)
             elif clause.kind == "when":
@@ -589,11 +600,11 @@ class Compiler:
         with body.block():
             if a.rest is not None:
                 body.emit(f"{a.rest.py} = _rest_args({a.rest.py})")
-            body.tick()
+            body.tick(a.body)
             if a.has_recur:
                 body.emit("while True:")
                 with body.block():
-                    body.tick()
+                    body.tick(a.body)
                     self.value(a.body, body, _Sink("return"))
             else:
                 self.value(a.body, body, _Sink("return"))

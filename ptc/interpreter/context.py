@@ -81,6 +81,18 @@ def check_size(n: int, what: str = "collection") -> None:
         raise limit_error("timeout", st.limits.timeout, "program ran too long")
 
 
+def check_realized(total: int, new: int, what: str = "lazy sequence") -> None:
+    """A lazy sequence grew by `new` items to `total`: bound the total, charge only the growth."""
+    st = CURRENT
+    if total > st.limits.max_collection:
+        raise limit_error("max_collection", st.limits.max_collection, f"{what} of more than {total - 1} items")
+    st.allocated += new * BYTES_PER_ITEM
+    if st.allocated > st.limits.max_memory:
+        raise limit_error("max_memory", st.limits.max_memory, "program allocated too much (estimate)")
+    if time.monotonic() > st.deadline:
+        raise limit_error("timeout", st.limits.timeout, "program ran too long")
+
+
 def check_string(n: int, what: str = "string") -> None:
     st = CURRENT
     if n > st.limits.max_string:

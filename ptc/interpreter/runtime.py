@@ -39,7 +39,7 @@ class _Fail(BaseException):
         self.value = value
 
 
-RT: dict[str, Any] = {"__builtins__": {"type": type, "len": len, "int": int, "float": float, "Exception": Exception}}
+RT: dict[str, Any] = {"__builtins__": {"type": type, "len": len, "int": int, "float": float, "str": str, "Exception": Exception}}
 _builtin_names: dict[int, str] = {}
 _counter = itertools.count(1)
 
@@ -272,7 +272,7 @@ RT.update({
     "_tool_fn": _tool_fn, "_invoke": _invoke, "_rest_args": _rest_args, "_plist": _plist,
     "_set_lit": _set_lit, "_map_lit": _map_lit, "_iter": _iter, "_case_key": case_key, "_no_case": _no_case,
     "_arity_error": _arity_error, "_throw": _throw, "_catch": _catch, "_Return": _Return, "_Fail": _Fail,
-    "_vec": pvector, "_lookup": v.lookup, "_NUMT": frozenset({int, float}), "_NOVAL": _NoValue(),
+    "_vec": pvector, "_lookup": v.lookup, "_FMap": v.FMap, "_NUMT": frozenset({int, float}), "_NOVAL": _NoValue(),
     "_U": {}, "_ctx": None,
 })
 
@@ -312,13 +312,15 @@ def convert_exception(e: BaseException) -> PTCError:
         if m:
             given = _ARGS_GIVEN_RE.search(msg)
             name = m.group("name")
-            count = given.group(1) if given else "a wrong number of"
-            return PTCError("runtime", f"Wrong number of args ({count}) passed to: {name}",
-                            hint=_arity_hint(name, msg))
+            if given:
+                text = f"Wrong number of args ({given.group(1)}) passed to: {name}"
+            else:
+                text = f"Too few args passed to: {name}"
+            return PTCError("runtime", text, hint=_arity_hint(name, msg))
         m2 = _NOT_CALLABLE_RE.search(msg)
         if m2:
             tname = _ptc_type(m2.group(1))
-            return PTCError("runtime", f"a {tname} cannot be called as a function",
+            return PTCError("runtime", f"cannot call a value of type {tname} as a function",
                             hint="only functions, keywords, maps and sets can be called")
         m3 = _OPERAND_RE.search(msg)
         if m3:

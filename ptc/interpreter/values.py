@@ -32,9 +32,13 @@ EMPTY_VECTOR = pvector()
 
 
 class Keyword:
-    """An interned keyword; calling it looks itself up in a map (`(:a m)`)."""
+    """An interned keyword; calling it looks itself up in a map (`(:a m)`).
 
-    __slots__ = ("name", "_hash")
+    Interning makes identity equality correct, so hashing and `==` stay at C speed
+    (object identity): keyword lookups are the hottest operation in data programs.
+    """
+
+    __slots__ = ("name", "__weakref__")
     _interned: dict[str, "Keyword"] = {}
 
     def __new__(cls, name: str) -> "Keyword":
@@ -42,15 +46,8 @@ class Keyword:
         if kw is None:
             kw = object.__new__(cls)
             kw.name = name
-            kw._hash = hash(("kw", name))
             cls._interned[name] = kw
         return kw
-
-    def __hash__(self) -> int:
-        return self._hash
-
-    def __eq__(self, other: object) -> bool:
-        return self is other
 
     def __call__(self, m: Any, default: Any = None) -> Any:
         return lookup(m, self, default)
@@ -132,58 +129,116 @@ class FMap(dict):
 
 
 class HMap:
-    """A large immutable map: a thin callable wrapper over a C HAMT (`immutables.Map`)."""
+    """A large persistent map with dict-speed updates in loops ("rerooting", Baker's trick).
 
-    __slots__ = ("_m",)
+    The newest version of a map owns a plain dict; `assoc` mutates it in place and turns the
+    previous version into an undo record pointing at the new one. Reading an older version
+    re-roots: undo records are replayed so that version owns the dict again. A loop that
+    threads one map through `assoc` (the common case) therefore costs one dict store per
+    step, while every version stays immutable and observable as Clojure requires.
+    """
 
-    def __init__(self, m: Any = ()) -> None:
-        self._m = m if type(m) is immutables.Map else immutables.Map(m)
+    __slots__ = ("_d", "_undo")
+
+    def __init__(self, items: Any = ()) -> None:
+        self._d: dict[Any, Any] | None = dict(items)
+        self._undo: tuple[Any, Any, HMap] | None = None
+
+    def _dict(self) -> dict[Any, Any]:
+        d = self._d
+        if d is None:
+            d = self._reroot()
+        return d
+
+    def _reroot(self) -> dict[Any, Any]:
+        chain: list[HMap] = []
+        node: HMap = self
+        while node._d is None:
+            chain.append(node)
+            node = node._undo[2]  # type: ignore[index]
+        d = node._d
+        for older in reversed(chain):
+            k, old, newer = older._undo  # type: ignore[misc]
+            current = d.get(k, _MISSING)
+            if old is _MISSING:
+                del d[k]
+            else:
+                d[k] = old
+            newer._d, newer._undo = None, (k, current, older)
+            older._d, older._undo = d, None
+        return d  # type: ignore[return-value]
 
     def get(self, k: Any, default: Any = None) -> Any:
-        return self._m.get(k, default)
+        d = self._d
+        if d is None:
+            d = self._reroot()
+        return d.get(k, default)
 
     def __getitem__(self, k: Any) -> Any:
-        return self._m[k]
+        return self._dict()[k]
 
     def __contains__(self, k: object) -> bool:
-        return k in self._m
+        return k in self._dict()
 
     def __len__(self) -> int:
-        return len(self._m)
+        return len(self._dict())
 
     def __iter__(self) -> Iterator[Any]:
-        return iter(self._m.keys())
+        return iter(list(self._dict()))
 
     def keys(self) -> Iterable[Any]:
-        return self._m.keys()
+        return list(self._dict().keys())
 
     def values(self) -> Iterable[Any]:
-        return self._m.values()
+        return list(self._dict().values())
 
     def items(self) -> Iterable[tuple[Any, Any]]:
-        return self._m.items()
+        return list(self._dict().items())
 
     def set(self, k: Any, v: Any) -> "HMap":
-        return HMap(self._m.set(k, v))
+        d = self._d
+        if d is None:
+            d = self._reroot()
+        old = d.get(k, _MISSING)
+        if old is v:
+            return self
+        d[k] = v
+        new = HMap.__new__(HMap)
+        new._d, new._undo = d, None
+        self._d, self._undo = None, (k, old, new)
+        return new
 
     def delete(self, k: Any) -> "HMap":
-        return HMap(self._m.delete(k))
+        d = self._d
+        if d is None:
+            d = self._reroot()
+        old = d.pop(k, _MISSING)
+        if old is _MISSING:
+            return self
+        new = HMap.__new__(HMap)
+        new._d, new._undo = d, None
+        self._d, self._undo = None, (k, old, new)
+        return new
 
     def __call__(self, k: Any, default: Any = None) -> Any:
         return lookup(self, k, default)
 
     def __hash__(self) -> int:
-        return hash(frozenset(self._m.items()))
+        return hash(frozenset(self._dict().items()))
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, (HMap, FMap)):
             return len(self) == len(other) and all(other.get(k, _MISSING) == v for k, v in self.items())
         return NotImplemented
 
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return (HMap, (self.items(),))
+
     def __repr__(self) -> str:
         from .printer import pr_str
 
         return pr_str(self)
+
 
 EMPTY_MAP = FMap()
 MAP_TYPES = (FMap, HMap)
@@ -329,7 +384,7 @@ class LazySeq:
 
     def _fill(self, n: int) -> None:
         """Realize up to index n-1 (n=-1: everything)."""
-        from .context import check_size
+        from .context import check_realized
 
         cache, it = self._cache, self._it
         if self._done or it is None:
@@ -341,7 +396,7 @@ class LazySeq:
                 self._done, self._it = True, None
                 return
             if (len(cache) & 1023) == 0:
-                check_size(len(cache), "lazy sequence")
+                check_realized(len(cache), 1024)
 
     def __iter__(self) -> Iterator[Any]:
         i = 0
