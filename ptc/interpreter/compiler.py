@@ -377,7 +377,7 @@ class Compiler:
             self.case(node, fn, _Sink("assign", r))  # type: ignore[arg-type]
             return r
         if t is n.For:
-            return self.for_loop(node, fn, fn.tmp())  # type: ignore[arg-type]
+            return self.for_loop(node, fn, fn.tmp() if node.collect else None)  # type: ignore[attr-defined,arg-type]
         if t is n.Try:
             return self.try_(node, fn)  # type: ignore[arg-type]
         if t in (n.Return, n.Fail, n.Throw):
@@ -520,6 +520,7 @@ class Compiler:
             fn.emit(f"{result}.append({self.expr(node.body, fn)})", node.body)
         else:
             self.discard(node.body, fn)
+            fn.emit("pass")
         fn.indent -= opened
         if result is None:
             return "None"
@@ -540,6 +541,7 @@ class Compiler:
             fn.emit("finally:")
             with fn.block():
                 self.discard(node.finally_body, fn)
+                fn.emit("pass")
         elif node.catch_binding is None:
             fn.emit("finally:")
             with fn.block():
@@ -668,7 +670,10 @@ def _const_of(node: n.Node) -> Any:
 _NO = object()
 
 
-def _numeric_binop(op: str) -> InlineFn:
+def _numeric_binop(op: str, float_only: bool = False) -> InlineFn:
+    """`a op b` when both are numbers (float_only: at least one float, as for `*`, whose
+    integer results must go through the builtin's bigint guard)."""
+
     def inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
         if len(args) != 2:
             return None
@@ -687,6 +692,11 @@ def _numeric_binop(op: str) -> InlineFn:
         else:
             checks = [f"type({pa or a}) in _NUMT"] if not a_const else ([f"{pa} is not _NOVAL"] if pa else [])
             checks += [f"type({b}) in _NUMT"] if not b_const else []
+        if float_only:
+            fa = type(_const_of(node.args[0])) is float
+            fb = type(_const_of(node.args[1])) is float
+            if not (fa or fb):
+                checks.append(f"(type({a}) is float or type({b}) is float)")
         return f"({a} {op} {b} if {' and '.join(checks)} else {slow}{a}, {b}))"
 
     return inline
@@ -706,6 +716,33 @@ def _inc_dec(op: str) -> InlineFn:
 
     return inline
 
+
+_INLINE["*"] = _numeric_binop("*", float_only=True)
+
+
+def _get_inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
+    key = _const_of(node.args[1]) if len(node.args) in (2, 3) else _NO
+    if type(key) is not v.Keyword:
+        return None
+    return c.keyword_lookup(fn, node, args[0], key, args[2] if len(args) == 3 else None)
+
+
+_INLINE["get"] = _get_inline
+
+
+def _runtime_fast(helper: str, arity: int) -> InlineFn:
+    """Route a fixed-arity call to a runtime fast path that falls back to the builtin."""
+
+    def inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
+        if len(args) != arity:
+            return None
+        return f"{helper}({c.mark(node)}{', '.join(args)})"
+
+    return inline
+
+
+_INLINE["assoc"] = _runtime_fast("_assoc3", 3)
+_INLINE["conj"] = _runtime_fast("_conj2", 2)
 
 _INLINE["inc"] = _inc_dec("+")
 _INLINE["dec"] = _inc_dec("-")

@@ -40,6 +40,19 @@ def format_double(x: float) -> str:
     return f"{sign}{ds[0]}.{ds[1:] or '0'}E{exponent}"
 
 
+def _set_order(x: Any) -> tuple[int, Any]:
+    """Sets print in a deterministic order (Clojure's is hash order, arbitrary anyway), so a
+    prompt that shows a set is byte-identical across processes (record/replay relies on it)."""
+    t = type(x)
+    if t is int or t is float:
+        return (0, x) if x == x else (1, 0)
+    if t is str:
+        return (2, x)
+    if t is v.Keyword:
+        return (3, x.name)
+    return (4, pr_str(x))
+
+
 def _fn_name(x: Any) -> str:
     q = getattr(x, "__qualname__", "") or ""
     if q.startswith("ptc:"):
@@ -109,7 +122,7 @@ class _Printer:
                 self.p(val)
             self.w("}")
         elif t in v.SET_TYPES:
-            self.seq("#{", x, "}")
+            self.seq("#{", sorted(x, key=_set_order), "}")
         elif t is v.Regex:
             self.w('#"' + x.source + '"')
         elif callable(x):

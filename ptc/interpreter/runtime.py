@@ -199,6 +199,27 @@ def _catch(e: BaseException) -> Any:
                        (v.keyword("ptc/exception"), True)])
 
 
+def _assoc3(m: Any, k: Any, val: Any) -> Any:
+    """`(assoc m k v)` fast path for maps; everything else goes to the builtin."""
+    t = type(m)
+    if t is v.HMap:
+        return m.set(k, val)
+    if t is v.FMap:
+        return v.assoc(m, k, val)
+    from .registry import REGISTRY
+
+    return REGISTRY["assoc"].fn(m, k, val)
+
+
+def _conj2(coll: Any, x: Any) -> Any:
+    """`(conj v x)` fast path for vectors; everything else goes to the builtin."""
+    if type(coll) is v.PVector:
+        return coll.append(x)
+    from .registry import REGISTRY
+
+    return REGISTRY["conj"].fn(coll, x)
+
+
 # -- runtime helpers used by destructuring and special forms ---------------------------
 
 
@@ -272,7 +293,7 @@ RT.update({
     "_tool_fn": _tool_fn, "_invoke": _invoke, "_rest_args": _rest_args, "_plist": _plist,
     "_set_lit": _set_lit, "_map_lit": _map_lit, "_iter": _iter, "_case_key": case_key, "_no_case": _no_case,
     "_arity_error": _arity_error, "_throw": _throw, "_catch": _catch, "_Return": _Return, "_Fail": _Fail,
-    "_vec": pvector, "_lookup": v.lookup, "_FMap": v.FMap, "_NUMT": frozenset({int, float}), "_NOVAL": _NoValue(),
+    "_assoc3": _assoc3, "_conj2": _conj2, "_vec": pvector, "_lookup": v.lookup, "_FMap": v.FMap, "_NUMT": frozenset({int, float}), "_NOVAL": _NoValue(),
     "_U": {}, "_ctx": None,
 })
 
