@@ -142,6 +142,8 @@ def _map_lit(pairs: tuple[tuple[Any, Any], ...]) -> Any:
 
 
 def _iter(coll: Any) -> Any:
+    if type(coll) is range:  # dotimes
+        return coll
     return v.iter_seq(coll, "for")
 
 

@@ -1,1 +1,1160 @@
-"""(in progress)"""
+"""Collections and maps: constructors, conj/assoc/get families, seq access, grouping.
+
+Conventions (see docs/deviations.md):
+- A keyword key on a map that lacks it but has the same-named *string* key refers to that
+  string key (JSON data): get/get-in/find/select-keys/contains? read it, and
+  assoc/assoc-in/update/update-in/dissoc write it, so a string-keyed record never ends
+  up with both "a" and :a.
+- `rest`/`next`/`seq` of a large vector or list is an O(1) view (a LazySeq reading the
+  original), so `(loop [xs v] ... (recur (rest xs)))` stays linear.
+"""
+
+from __future__ import annotations
+
+import itertools
+import types
+from collections import Counter
+from typing import Any
+
+from .. import context
+from ..errors import runtime_error
+from ..registry import builtin
+from ..values import (
+    EMPTY_LIST,
+    EMPTY_MAP,
+    EMPTY_SET,
+    EMPTY_VECTOR,
+    SMALL,
+    FMap,
+    FSet,
+    HMap,
+    HSet,
+    Keyword,
+    LazySeq,
+    MapEntry,
+    PList,
+    PVector,
+    as_fn,
+    contains_key,
+    count as _count,
+    iter_seq,
+    lookup,
+    make_map,
+    make_set,
+    nth as _nth,
+    pvector,
+    set_conj,
+    short,
+    truthy,
+    type_name,
+)
+from ..values import assoc as _massoc
+from ..values import dissoc as _mdissoc
+
+_MISSING = object()
+_dset = dict.__setitem__
+_DIRECT_FNS = frozenset({types.FunctionType, types.BuiltinFunctionType, types.MethodType, Keyword, FMap, FSet, HSet})
+_VIEW_MIN = 32  # sequences longer than this get O(1) rest/seq views instead of copies
+_BIG = 4096
+
+_MAPS = (FMap, HMap)
+_SETS = (FSet, HSet)
+_VECS = (PVector, MapEntry)
+
+
+def _desc(x: Any) -> str:
+    return f"{type_name(x)} {short(x)}"
+
+
+def _guard(n: int, what: str = "collection") -> None:
+    """Refuse a collection growing past max_collection (no memory charge)."""
+    if n > context.CURRENT.limits.max_collection:
+        context.check_size(n, what)
+
+
+def _big(n: int, what: str = "collection") -> None:
+    if n > _BIG:
+        context.check_size(n, what)
+
+
+def _mkey(m: Any, k: Any) -> Any:
+    """The key `k` names in map m: a missing keyword falls back to an existing string key."""
+    if type(k) is Keyword and k not in m and k.name in m:
+        return k.name
+    return k
+
+
+# -- O(1) views for rest/seq ----------------------------------------------------------
+
+
+class _Tail:
+    """Iterator over root[start:] without copying (root: PList/PVector/str/LazySeq)."""
+
+    __slots__ = ("root", "start", "i")
+
+    def __init__(self, root: Any, start: int) -> None:
+        self.root = root
+        self.start = start
+        self.i = start
+
+    def __iter__(self) -> "_Tail":
+        return self
+
+    def __next__(self) -> Any:
+        root, i = self.root, self.i
+        if type(root) is LazySeq:
+            v = root.nth(i, _MISSING)
+            if v is _MISSING:
+                raise StopIteration
+        else:
+            if i >= len(root):
+                raise StopIteration
+            v = root[i]
+        self.i = i + 1
+        return v
+
+
+def _view(root: Any, start: int) -> LazySeq:
+    return LazySeq(_Tail(root, start))
+
+
+def _lazy_rest(s: LazySeq) -> LazySeq:
+    it = s._it  # noqa: SLF001 - flatten views so chains of rest never nest
+    if type(it) is _Tail:
+        return _view(it.root, it.start + 1)
+    return _view(s, 1)
+
+
+# -- constructors ---------------------------------------------------------------------
+
+
+@builtin("list", args="[& items]", category="collections",
+         doc="A list of the arguments.", ex=(("(list 1 2 3)", "(1 2 3)"), ("(list)", "()")))
+def list_(*items: Any) -> PList:
+    return PList(items)
+
+
+@builtin("vector", args="[& items]", category="collections",
+         doc="A vector of the arguments.", ex=(("(vector 1 2 3)", "[1 2 3]"),))
+def vector(*items: Any) -> Any:
+    return pvector(items)
+
+
+@builtin("vec", args="[coll]", category="collections",
+         doc="A vector of the items of coll (a map gives [k v] entries).",
+         ex=(("(vec '(1 2 3))", "[1 2 3]"), ("(vec {:a 1})", "[[:a 1]]"), ("(vec nil)", "[]")))
+def vec_(coll: Any) -> Any:
+    t = type(coll)
+    if t is PVector:
+        return coll
+    if coll is None:
+        return EMPTY_VECTOR
+    if t is PList or t is MapEntry or t is str or t in _MAPS or t in _SETS:
+        _big(len(coll), "vec")
+    return pvector(iter_seq(coll, "vec"))
+
+
+def _pairs_from_kvs(kvs: tuple[Any, ...], who: str) -> dict[Any, Any]:
+    if len(kvs) % 2:
+        raise runtime_error(f"{who}: no value supplied for key {short(kvs[-1])}")
+    d: dict[Any, Any] = {}
+    for i in range(0, len(kvs), 2):
+        d[kvs[i]] = kvs[i + 1]
+    return d
+
+
+def _map_of(d: dict[Any, Any]) -> Any:
+    return FMap(d) if len(d) <= SMALL else HMap(d)
+
+
+@builtin("hash-map", args="[& kvs]", category="maps",
+         doc="A map of the key/value argument pairs (PTC maps keep insertion order).",
+         ex=(("(hash-map :a 1)", "{:a 1}"), ("(get (hash-map :a 1 :b 2) :b)", "2")))
+def hash_map(*kvs: Any) -> Any:
+    return _map_of(_pairs_from_kvs(kvs, "hash-map"))
+
+
+@builtin("array-map", args="[& kvs]", category="maps",
+         doc="A map of the key/value argument pairs, in argument order.",
+         ex=(("(array-map :b 1 :a 2)", "{:b 1, :a 2}"),))
+def array_map(*kvs: Any) -> Any:
+    return _map_of(_pairs_from_kvs(kvs, "array-map"))
+
+
+@builtin("hash-set", args="[& items]", category="sets",
+         doc="A set of the arguments.",
+         ex=(("(hash-set 1 1)", "#{1}"), ("(count (hash-set 1 2 1))", "2")))
+def hash_set(*items: Any) -> Any:
+    return make_set(items)
+
+
+@builtin("set", args="[coll]", category="sets",
+         doc="A set of the distinct items of coll.",
+         ex=(("(set [1 1])", "#{1}"), ("(count (set [1 2 1 3]))", "3"), ("(set nil)", "#{}")))
+def to_set(coll: Any) -> Any:
+    t = type(coll)
+    if t is FSet or t is HSet:
+        return coll
+    if coll is None:
+        return EMPTY_SET
+    return make_set(iter_seq(coll, "set"))
+
+
+@builtin("boolean", args="[x]", category="predicates",
+         doc="true unless x is nil or false.",
+         ex=(("(boolean 0)", "true"), ("(boolean nil)", "false")))
+def boolean(x: Any) -> bool:
+    return x is not None and x is not False
+
+
+# -- conj / cons / into ---------------------------------------------------------------
+
+
+def _map_put_all(m: Any, items: Any, who: str, combine: Any = None) -> Any:
+    """m with every entry of `items` (maps, [k v] vectors or nil) added; later wins
+    (or combine(old, new) when given and the key exists)."""
+    if type(m) is HMap:
+        mm = m._m.mutate()  # noqa: SLF001 - batch edits on the HAMT
+        put, get = mm.set, mm.get
+    else:
+        d = dict(m)
+        put, get = d.__setitem__, d.get
+    for item in items:
+        t = type(item)
+        if t is MapEntry or (t is PVector and len(item) == 2):
+            entries: Any = (item,)
+        elif t is FMap or t is HMap:
+            entries = item.items()
+        elif item is None:
+            continue
+        elif t is PVector:
+            raise runtime_error(f"{who}: a vector added to a map must be a [key value] pair, got {short(item)}")
+        else:
+            raise runtime_error(f"{who}: can only add maps or [key value] pairs to a map, got {_desc(item)}")
+        if combine is None:
+            for k, v in entries:
+                put(k, v)
+        else:
+            for k, v in entries:
+                old = get(k, _MISSING)
+                put(k, v if old is _MISSING else combine(old, v))
+    if type(m) is HMap:
+        r = HMap(mm.finish())
+        _guard(len(r))
+        return r
+    _guard(len(d))
+    return FMap(d) if len(d) <= SMALL else HMap(d)
+
+
+def _conj1(coll: Any, x: Any) -> Any:
+    t = type(coll)
+    if t is PVector:
+        n = len(coll)
+        if n > _BIG and (n & 1023) == 0:
+            _guard(n + 1)
+        return coll.append(x)
+    if t is FMap or t is HMap:
+        tx = type(x)
+        if tx is MapEntry or (tx is PVector and len(x) == 2):
+            r = _massoc(coll, x[0], x[1])
+            if t is HMap and (len(r) & 1023) == 0:
+                _guard(len(r))
+            return r
+        return _map_put_all(coll, (x,), "conj")
+    if t is FSet or t is HSet:
+        r = set_conj(coll, x)
+        if t is HSet and (len(r) & 1023) == 0:
+            _guard(len(r))
+        return r
+    if t is PList:
+        if len(coll) > _BIG and (len(coll) & 1023) == 0:
+            _guard(len(coll) + 1)
+        return PList((x,) + coll)
+    if coll is None:
+        return PList((x,))
+    if t is LazySeq:
+        return LazySeq(itertools.chain((x,), coll))
+    if t is MapEntry:
+        return pvector(coll).append(x)
+    raise runtime_error(f"conj: cannot add to {_desc(coll)}")
+
+
+@builtin("conj", args=("[]", "[coll]", "[coll x & xs]"), category="collections",
+         doc="Add items the natural way: vectors at the end, lists at the front, maps take [k v] pairs or maps, sets add.",
+         ex=(("(conj [1 2] 3 4)", "[1 2 3 4]"), ("(conj '(1 2) 3)", "(3 1 2)"),
+             ("(conj {:a 1} [:b 2])", "{:a 1, :b 2}"), ("(conj nil 1)", "(1)")))
+def conj(*args: Any) -> Any:
+    if not args:
+        return EMPTY_VECTOR
+    coll = args[0]
+    if len(args) == 2:
+        return _conj1(coll, args[1])
+    if len(args) == 1:
+        return coll
+    t = type(coll)
+    if t is PVector:
+        _guard(len(coll) + len(args) - 1)
+        return coll.extend(args[1:])
+    for x in args[1:]:
+        coll = _conj1(coll, x)
+    return coll
+
+
+@builtin("cons", args="[x coll]", category="collections",
+         doc="A sequence with x in front of the items of coll.",
+         ex=(("(cons 1 [2 3])", "(1 2 3)"), ("(cons 1 nil)", "(1)")))
+def cons(x: Any, coll: Any) -> Any:
+    t = type(coll)
+    if t is PList:
+        return PList((x,) + coll)
+    if coll is None:
+        return PList((x,))
+    if t is LazySeq:
+        if coll._it is None:  # noqa: SLF001 - fully realized: no need to nest
+            return PList((x,) + tuple(coll._cache))  # noqa: SLF001
+        return LazySeq(itertools.chain((x,), coll))
+    if t is PVector or t is MapEntry or t is str:
+        _big(len(coll) + 1, "cons")
+        return PList((x,) + tuple(coll))
+    return PList(itertools.chain((x,), iter_seq(coll, "cons")))
+
+
+def _into(to: Any, items: Any, who: str = "into") -> Any:
+    t = type(to)
+    ti = type(items)
+    n = _count_or0(items)  # realized input: refuse oversize results before building them
+    if n > _BIG:
+        context.check_size(n + _count_or0(to), who)
+    if t is PVector:
+        if items is None:
+            return to
+        r = to.extend(iter_seq(items, who) if ti is not list else items)
+        _guard(len(r))
+        return r
+    if t is FMap or t is HMap:
+        return _map_put_all(to, iter_seq(items, who) if ti is not list else items, who)
+    if t is FSet or t is HSet:
+        src = iter_seq(items, who) if ti is not list else items
+        if t is HSet:
+            mm = to._m.mutate()  # noqa: SLF001
+            for x in src:
+                mm[x] = True
+            r = mm.finish()
+            _guard(len(r))
+            return HSet(r)
+        s = set(to)
+        s.update(src)
+        _guard(len(s))
+        return make_set(s)
+    if t is PList or to is None or t is LazySeq:
+        src = list(iter_seq(items, who) if ti is not list else items)
+        src.reverse()
+        if to is None:
+            return PList(src)
+        _guard(len(src) + len(to))
+        return PList(itertools.chain(src, to))
+    if t is MapEntry:
+        return _into(pvector(to), items, who)
+    raise runtime_error(f"{who}: cannot add to {_desc(to)}")
+
+
+def _count_or0(x: Any) -> int:
+    t = type(x)
+    if t is LazySeq or x is None:
+        return 0
+    try:
+        return len(x)
+    except TypeError:
+        return 0
+
+
+@builtin("into", args=("[]", "[to]", "[to from]", "[to xform from]"), category="collections",
+         doc="Add every item of from to the collection to (conj semantics), optionally through a transducer.",
+         ex=(("(into [] '(1 2 3))", "[1 2 3]"), ("(into {} [[:a 1] [:b 2]])", "{:a 1, :b 2}"),
+             ("(into [1] (map inc) [1 2])", "[1 2 3]"), ("(into '(1) [2 3])", "(3 2 1)")))
+def into(*args: Any) -> Any:
+    n = len(args)
+    if n == 2:
+        return _into(args[0], args[1])
+    if n == 0:
+        return EMPTY_VECTOR
+    if n == 1:
+        return args[0]
+    if n == 3:
+        from .transducers import apply_xform
+
+        return _into(args[0], apply_xform(args[1], args[2]))
+    raise runtime_error(f"into: wrong number of arguments ({n})")
+
+
+# -- assoc / dissoc / update ----------------------------------------------------------
+
+
+def _assoc1(m: Any, k: Any, v: Any) -> Any:
+    t = type(m)
+    if t is FMap:
+        if type(k) is Keyword and k not in m and k.name in m:
+            k = k.name
+        return _massoc(m, k, v)
+    if t is HMap:
+        if type(k) is Keyword and k not in m and k.name in m:
+            k = k.name
+        r = m.set(k, v)
+        if (len(r) & 1023) == 0:
+            _guard(len(r))
+        return r
+    if m is None:
+        return FMap({k: v})
+    if t is PVector or t is MapEntry:
+        if type(k) is not int:
+            raise runtime_error(f"assoc: vector index must be an integer, got {_desc(k)}")
+        n = len(m)
+        if 0 <= k < n:
+            if t is MapEntry:
+                return pvector(m).set(k, v)
+            return m.set(k, v)
+        if k == n:
+            if t is MapEntry:
+                return pvector(m).append(v)
+            if n > _BIG and (n & 1023) == 0:
+                _guard(n + 1)
+            return m.append(v)
+        raise runtime_error(f"assoc: index {k} out of bounds for vector of length {n}")
+    raise runtime_error(f"assoc: expected a map or vector, got {_desc(m)}")
+
+
+@builtin("assoc", args="[m k v & kvs]", category="maps",
+         doc="m with key k set to v (more pairs allowed); on a vector, index k (<= count) is replaced or appended.",
+         ex=(("(assoc {:a 1} :b 2)", "{:a 1, :b 2}"), ("(assoc [1 2] 0 9)", "[9 2]"),
+             ("(assoc nil :a 1 :b 2)", "{:a 1, :b 2}")))
+def assoc(m: Any, k: Any, v: Any, *kvs: Any) -> Any:
+    if type(m) is FMap and not kvs and (k in m or (len(m) < SMALL and not (type(k) is Keyword and k.name in m))):
+        n = FMap(m)  # hot path: small record, plain key
+        _dset(n, k, v)
+        return n
+    m = _assoc1(m, k, v)
+    if kvs:
+        if len(kvs) % 2:
+            raise runtime_error("assoc: expects an even number of arguments after the map (key value pairs)")
+        for i in range(0, len(kvs), 2):
+            m = _assoc1(m, kvs[i], kvs[i + 1])
+    return m
+
+
+def _ks_list(ks: Any, who: str) -> Any:
+    t = type(ks)
+    if t is PVector or t is PList or t is MapEntry:
+        return ks
+    if ks is None:
+        return ()
+    if t is LazySeq:
+        return tuple(ks)
+    raise runtime_error(f"{who}: the key path must be a vector, got {_desc(ks)}")
+
+
+def _assoc_in(m: Any, ks: Any, i: int, v: Any) -> Any:
+    k = ks[i]
+    if i == len(ks) - 1:
+        return _assoc1(m, k, v)
+    if type(m) in _MAPS:
+        k = _mkey(m, k)
+    return _assoc1(m, k, _assoc_in(lookup(m, k), ks, i + 1, v))
+
+
+@builtin("assoc-in", args="[m ks v]", category="maps",
+         doc="m with the value at the key path ks set to v, creating maps for missing levels.",
+         ex=(("(assoc-in {:a {:b 1}} [:a :c] 2)", "{:a {:b 1, :c 2}}"),
+             ("(assoc-in {} [:x :y] 1)", "{:x {:y 1}}")))
+def assoc_in(m: Any, ks: Any, v: Any) -> Any:
+    ks = _ks_list(ks, "assoc-in")
+    if not ks:
+        ks = (None,)  # Clojure: (assoc-in m [] v) is (assoc m nil v)
+    return _assoc_in(m, ks, 0, v)
+
+
+def _dissoc1(m: Any, k: Any) -> Any:
+    if k in m:
+        return _mdissoc(m, k)
+    if type(k) is Keyword and k.name in m:
+        return _mdissoc(m, k.name)
+    return m
+
+
+@builtin("dissoc", args="[m & ks]", category="maps",
+         doc="m without the given keys.",
+         ex=(("(dissoc {:a 1 :b 2} :a)", "{:b 2}"), ("(dissoc {:a 1 :b 2 :c 3} :a :c)", "{:b 2}")))
+def dissoc(m: Any, *ks: Any) -> Any:
+    t = type(m)
+    if t is FMap or t is HMap:
+        for k in ks:
+            m = _dissoc1(m, k)
+        return m
+    if m is None:
+        return None
+    raise runtime_error(f"dissoc: expected a map, got {_desc(m)}")
+
+
+def _update1(m: Any, k: Any, f: Any, args: tuple[Any, ...]) -> Any:
+    t = type(m)
+    if t is FMap or t is HMap:
+        old = m.get(k, _MISSING)
+        if old is _MISSING:
+            if type(k) is Keyword and k.name in m:
+                k = k.name
+                old = m[k]
+            else:
+                old = None
+            if type(f) not in _DIRECT_FNS:
+                f = as_fn(f, "update")
+            nv = f(old, *args)
+            if t is FMap:
+                return _massoc(m, k, nv)
+        else:
+            if type(f) not in _DIRECT_FNS:
+                f = as_fn(f, "update")
+            nv = f(old, *args)
+            if t is FMap:
+                n = FMap(m)  # existing key: same size
+                _dset(n, k, nv)
+                return n
+        r = m.set(k, nv)
+        if (len(r) & 1023) == 0:
+            _guard(len(r))
+        return r
+    if m is None:
+        return FMap({k: as_fn(f, "update")(None, *args)})
+    if t is PVector or t is MapEntry:
+        return _assoc1(m, k, as_fn(f, "update")(lookup(m, k), *args))
+    raise runtime_error(f"update: expected a map or vector, got {_desc(m)}")
+
+
+@builtin("update", args="[m k f & args]", category="maps",
+         doc="m with the value at k replaced by (f old-value args...).",
+         ex=(("(update {:a 1} :a inc)", "{:a 2}"), ("(update {:a 1} :a + 10)", "{:a 11}"),
+             ("(update [1 2] 1 inc)", "[1 3]")))
+def update(m: Any, k: Any, f: Any, *args: Any) -> Any:
+    return _update1(m, k, f, args)
+
+
+def _update_in(m: Any, ks: Any, i: int, f: Any, args: tuple[Any, ...]) -> Any:
+    k = ks[i]
+    if i == len(ks) - 1:
+        return _update1(m, k, f, args)
+    if type(m) in _MAPS:
+        k = _mkey(m, k)
+    return _assoc1(m, k, _update_in(lookup(m, k), ks, i + 1, f, args))
+
+
+@builtin("update-in", args="[m ks f & args]", category="maps",
+         doc="m with the value at the key path ks replaced by (f old-value args...).",
+         ex=(("(update-in {:a {:b 1}} [:a :b] inc)", "{:a {:b 2}}"),
+             ("(update-in {} [:a :n] (fnil inc 0))", "{:a {:n 1}}")))
+def update_in(m: Any, ks: Any, f: Any, *args: Any) -> Any:
+    ks = _ks_list(ks, "update-in")
+    if not ks:
+        ks = (None,)
+    f = as_fn(f, "update-in")
+    return _update_in(m, ks, 0, f, args)
+
+
+@builtin("update-vals", args="[m f]", category="maps",
+         doc="m with f applied to every value.",
+         ex=(("(update-vals {:a 1 :b 2} inc)", "{:a 2, :b 3}"),))
+def update_vals(m: Any, f: Any) -> Any:
+    if m is None:
+        return EMPTY_MAP
+    if type(m) not in _MAPS:
+        raise runtime_error(f"update-vals: expected a map, got {_desc(m)}")
+    f = as_fn(f, "update-vals")
+    d = {k: f(v) for k, v in m.items()}
+    return _map_of(d)
+
+
+@builtin("update-keys", args="[m f]", category="maps",
+         doc="m with f applied to every key.",
+         ex=(("(update-keys {:a 1 :b 2} name)", "{\"a\" 1, \"b\" 2}"),))
+def update_keys(m: Any, f: Any) -> Any:
+    if m is None:
+        return EMPTY_MAP
+    if type(m) not in _MAPS:
+        raise runtime_error(f"update-keys: expected a map, got {_desc(m)}")
+    f = as_fn(f, "update-keys")
+    d = {f(k): v for k, v in m.items()}
+    return _map_of(d)
+
+
+# -- lookup ---------------------------------------------------------------------------
+
+
+@builtin("get", args=("[m k]", "[m k not-found]"), category="maps",
+         doc="The value at key k in a map (index in a vector/string, member of a set), else not-found or nil.",
+         ex=(("(get {:a 1} :a)", "1"), ("(get {:a 1} :b 0)", "0"), ("(get [10 20] 1)", "20"),
+             ("(get {\"name\" \"Ann\"} :name)", "\"Ann\"")))
+def get(m: Any, k: Any, default: Any = None) -> Any:
+    if type(m) is FMap:
+        v = m.get(k, _MISSING)
+        if v is not _MISSING:
+            return v
+    return lookup(m, k, default)
+
+
+@builtin("get-in", args=("[m ks]", "[m ks not-found]"), category="maps",
+         doc="The value at the key path ks, else not-found or nil.",
+         ex=(("(get-in {:a {:b 1}} [:a :b])", "1"), ("(get-in {:a {}} [:a :b] 0)", "0"),
+             ("(get-in {:a [{:b 5}]} [:a 0 :b])", "5")))
+def get_in(m: Any, ks: Any, default: Any = _MISSING) -> Any:
+    ks = _ks_list(ks, "get-in")
+    if default is _MISSING:
+        for k in ks:
+            if m is None:
+                return None
+            m = lookup(m, k)
+        return m
+    for k in ks:
+        m = lookup(m, k, _MISSING)
+        if m is _MISSING:
+            return default
+    return m
+
+
+@builtin("contains?", args="[coll k]", category="collections",
+         doc="true if coll has key k (a map key, a set member, or a valid vector index) - not a value search.",
+         ex=(("(contains? {:a 1} :a)", "true"), ("(contains? #{1 2} 3)", "false"),
+             ("(contains? [5 6] 1)", "true")))
+def contains(coll: Any, k: Any) -> bool:
+    return contains_key(coll, k)
+
+
+@builtin("find", args="[m k]", category="maps",
+         doc="The [key value] entry for k in m, or nil.",
+         ex=(("(find {:a 1 :b 2} :b)", "[:b 2]"), ("(find {:a 1} :z)", "nil")))
+def find(m: Any, k: Any) -> Any:
+    t = type(m)
+    if t is FMap or t is HMap:
+        v = m.get(k, _MISSING)
+        if v is not _MISSING:
+            return MapEntry((k, v))
+        if type(k) is Keyword:
+            v = m.get(k.name, _MISSING)
+            if v is not _MISSING:
+                return MapEntry((k.name, v))
+        return None
+    if m is None:
+        return None
+    if t is PVector or t is MapEntry:
+        if type(k) is int and 0 <= k < len(m):
+            return MapEntry((k, m[k]))
+        return None
+    raise runtime_error(f"find: expected a map or vector, got {_desc(m)}")
+
+
+@builtin("keys", args="[m]", category="maps",
+         doc="A sequence of the keys of m (nil when empty).",
+         ex=(("(keys {:a 1 :b 2})", "(:a :b)"), ("(keys {})", "nil")))
+def keys(m: Any) -> Any:
+    t = type(m)
+    if t is FMap or t is HMap:
+        return PList(m.keys()) if m else None
+    if m is None:
+        return None
+    raise runtime_error(f"keys: expected a map, got {_desc(m)}")
+
+
+@builtin("vals", args="[m]", category="maps",
+         doc="A sequence of the values of m (nil when empty).",
+         ex=(("(vals {:a 1 :b 2})", "(1 2)"), ("(vals {})", "nil")))
+def vals(m: Any) -> Any:
+    t = type(m)
+    if t is FMap or t is HMap:
+        return PList(m.values()) if m else None
+    if m is None:
+        return None
+    raise runtime_error(f"vals: expected a map, got {_desc(m)}")
+
+
+def _entry(e: Any, who: str) -> Any:
+    t = type(e)
+    if t is MapEntry or (t is PVector and len(e) == 2):
+        return e
+    raise runtime_error(f"{who}: expected a map entry, got {_desc(e)}")
+
+
+@builtin("key", args="[entry]", category="maps",
+         doc="The key of a map entry.", ex=(("(key (first {:a 1}))", ":a"),))
+def key(e: Any) -> Any:
+    return _entry(e, "key")[0]
+
+
+@builtin("val", args="[entry]", category="maps",
+         doc="The value of a map entry.", ex=(("(val (first {:a 1}))", "1"),))
+def val(e: Any) -> Any:
+    return _entry(e, "val")[1]
+
+
+@builtin("select-keys", args="[m ks]", category="maps",
+         doc="A map of only the entries of m whose key is in ks.",
+         ex=(("(select-keys {:a 1 :b 2 :c 3} [:a :c])", "{:a 1, :c 3}"),
+             ("(select-keys {:a 1} [:a :z])", "{:a 1}")))
+def select_keys(m: Any, ks: Any) -> Any:
+    t = type(m)
+    d: dict[Any, Any] = {}
+    if t is FMap or t is HMap:
+        for k in iter_seq(ks, "select-keys"):
+            v = m.get(k, _MISSING)
+            if v is _MISSING:
+                if type(k) is Keyword:
+                    v = m.get(k.name, _MISSING)
+                    if v is not _MISSING:
+                        d[k.name] = v
+                continue
+            d[k] = v
+        return _map_of(d)
+    if m is None:
+        return EMPTY_MAP
+    if t is PVector or t is MapEntry:
+        for k in iter_seq(ks, "select-keys"):
+            if type(k) is int and 0 <= k < len(m):
+                d[k] = m[k]
+        return _map_of(d)
+    raise runtime_error(f"select-keys: expected a map, got {_desc(m)}")
+
+
+# -- merge / zipmap -------------------------------------------------------------------
+
+
+def _merge2(a: Any, b: Any) -> Any:
+    ta, tb = type(a), type(b)
+    if ta is FMap and tb is FMap:
+        if not b:
+            return a
+        if not a:
+            return b
+        d = dict(a)
+        d.update(b)
+        return FMap(d) if len(d) <= SMALL else HMap(d)
+    if ta is HMap and (tb is FMap or tb is HMap):
+        r = HMap(a._m.update(b._m if tb is HMap else b))  # noqa: SLF001
+        _guard(len(r))
+        return r
+    return _map_put_all(a, (b,), "merge")
+
+
+@builtin("merge", args="[& maps]", category="maps",
+         doc="One map with the entries of all maps; later keys win; nil arguments are ignored.",
+         ex=(("(merge {:a 1 :b 2} {:b 3 :c 4})", "{:a 1, :b 3, :c 4}"), ("(merge nil {:a 1})", "{:a 1}"),
+             ("(merge)", "nil")))
+def merge(*maps: Any) -> Any:
+    result = None
+    for m in maps:
+        if m is None:
+            continue
+        if result is None:
+            if type(m) in _MAPS:
+                result = m
+                continue
+            result = EMPTY_MAP
+        result = _merge2(result, m)
+    return result
+
+
+@builtin("merge-with", args="[f & maps]", category="maps",
+         doc="Like merge, but a key present in several maps gets (f earlier-value later-value).",
+         ex=(("(merge-with + {:a 1 :b 2} {:a 10})", "{:a 11, :b 2}"),))
+def merge_with(f: Any, *maps: Any) -> Any:
+    f = as_fn(f, "merge-with")
+    result = None
+    rest_: list[Any] = []
+    for m in maps:
+        if m is None:
+            continue
+        if result is None and not rest_:
+            if type(m) in _MAPS:
+                result = m
+                continue
+            result = EMPTY_MAP
+        rest_.append(m)
+    if result is None:
+        return None
+    if not rest_:
+        return result
+    return _map_put_all(result, rest_, "merge-with", f)
+
+
+@builtin("zipmap", args="[ks vs]", category="maps",
+         doc="A map pairing each key of ks with the value at the same position in vs.",
+         ex=(("(zipmap [:a :b] [1 2])", "{:a 1, :b 2}"), ("(zipmap [:a :b :c] [1])", "{:a 1}")))
+def zipmap(ks: Any, vs: Any) -> Any:
+    tk, tv = type(ks), type(vs)
+    if tk is not LazySeq and tv is not LazySeq and ks is not None and vs is not None:
+        _big(min(_count_or0(ks), _count_or0(vs)), "zipmap")
+    d = dict(zip(iter_seq(ks, "zipmap"), iter_seq(vs, "zipmap")))
+    return _map_of(d)
+
+
+# -- counting and emptiness -----------------------------------------------------------
+
+
+@builtin("count", args="[coll]", category="collections",
+         doc="The number of items in coll (characters of a string, entries of a map); nil counts 0.",
+         ex=(("(count [1 2 3])", "3"), ("(count {:a 1})", "1"), ("(count \"abc\")", "3"), ("(count nil)", "0")))
+def count(coll: Any) -> int:
+    return _count(coll)
+
+
+def _is_empty(x: Any, who: str) -> bool:
+    t = type(x)
+    if t is PVector or t is PList or t is str or t is FMap or t is HMap or t is FSet or t is HSet or t is MapEntry:
+        return len(x) == 0
+    if x is None:
+        return True
+    if t is LazySeq:
+        return x.nth(0, _MISSING) is _MISSING
+    raise runtime_error(f"{who}: expected a collection, got {_desc(x)}")
+
+
+@builtin("empty?", args="[coll]", category="collections",
+         doc="true if coll has no items (nil is empty).",
+         ex=(("(empty? [])", "true"), ("(empty? nil)", "true"), ("(empty? \"a\")", "false")))
+def is_empty(coll: Any) -> bool:
+    return _is_empty(coll, "empty?")
+
+
+@builtin("not-empty", args="[coll]", category="collections",
+         doc="coll if it has items, else nil.",
+         ex=(("(not-empty [1])", "[1]"), ("(not-empty [])", "nil")))
+def not_empty(coll: Any) -> Any:
+    return None if _is_empty(coll, "not-empty") else coll
+
+
+@builtin("empty", args="[coll]", category="collections",
+         doc="An empty collection of the same kind as coll (nil for non-collections).",
+         ex=(("(empty [1 2])", "[]"), ("(empty {:a 1})", "{}"), ("(empty '(1))", "()")))
+def empty(coll: Any) -> Any:
+    t = type(coll)
+    if t is PVector:
+        return EMPTY_VECTOR
+    if t is FMap or t is HMap:
+        return EMPTY_MAP
+    if t is FSet or t is HSet:
+        return EMPTY_SET
+    if t is PList or t is LazySeq:
+        return EMPTY_LIST
+    return None
+
+
+# -- sequence access ------------------------------------------------------------------
+
+
+@builtin("seq", args="[coll]", category="collections",
+         doc="A sequence of the items of coll, or nil if it is empty (the idiomatic non-empty test).",
+         ex=(("(seq [1 2])", "(1 2)"), ("(seq [])", "nil"), ("(seq {:a 1})", "([:a 1])")))
+def seq(coll: Any) -> Any:
+    t = type(coll)
+    if t is PList:
+        return coll if coll else None
+    if t is PVector or t is MapEntry or t is str:
+        n = len(coll)
+        if n == 0:
+            return None
+        if n > _VIEW_MIN:
+            return _view(coll, 0)
+        return PList(coll)
+    if coll is None:
+        return None
+    if t is LazySeq:
+        return None if coll.nth(0, _MISSING) is _MISSING else coll
+    if t is FMap or t is HMap or t is FSet or t is HSet:
+        if not coll:
+            return None
+        _big(len(coll), "seq")
+        return PList(iter_seq(coll))
+    raise runtime_error(f"seq: don't know how to create a sequence from {_desc(coll)}")
+
+
+@builtin("first", args="[coll]", category="collections",
+         doc="The first item of coll, or nil.",
+         ex=(("(first [1 2 3])", "1"), ("(first [])", "nil"), ("(first {:a 1})", "[:a 1]")))
+def first(coll: Any) -> Any:
+    t = type(coll)
+    if t is PVector or t is PList or t is str or t is MapEntry:
+        return coll[0] if coll else None
+    if coll is None:
+        return None
+    if t is LazySeq:
+        return coll.nth(0, None)
+    if t is FMap or t is HMap:
+        for kv in coll.items():
+            return MapEntry(kv)
+        return None
+    if t is FSet or t is HSet:
+        for x in coll:
+            return x
+        return None
+    raise runtime_error(f"first: don't know how to create a sequence from {_desc(coll)}")
+
+
+@builtin("second", args="[coll]", category="collections",
+         doc="The second item of coll, or nil.",
+         ex=(("(second [1 2 3])", "2"), ("(second [1])", "nil")))
+def second(coll: Any) -> Any:
+    t = type(coll)
+    if t is PVector or t is PList or t is str or t is MapEntry:
+        return coll[1] if len(coll) > 1 else None
+    if coll is None:
+        return None
+    if t is LazySeq:
+        return coll.nth(1, None)
+    for x in itertools.islice(iter_seq(coll, "second"), 1, 2):
+        return x
+    return None
+
+
+@builtin("last", args="[coll]", category="collections",
+         doc="The last item of coll, or nil.",
+         ex=(("(last [1 2 3])", "3"), ("(last [])", "nil")))
+def last(coll: Any) -> Any:
+    t = type(coll)
+    if t is PVector or t is PList or t is str or t is MapEntry:
+        return coll[-1] if coll else None
+    if coll is None:
+        return None
+    if t is LazySeq:
+        n = len(coll)
+        return coll.nth(n - 1) if n else None
+    if t is FMap:
+        for k in reversed(coll):
+            return MapEntry((k, dict.__getitem__(coll, k)))
+        return None
+    x = None
+    for x in iter_seq(coll, "last"):
+        pass
+    return x
+
+
+def _rest(coll: Any, who: str) -> Any:
+    t = type(coll)
+    if t is PVector or t is PList or t is str or t is MapEntry:
+        n = len(coll)
+        if n <= 1:
+            return EMPTY_LIST
+        if n > _VIEW_MIN:
+            return _view(coll, 1)
+        return PList(coll[1:])
+    if coll is None:
+        return EMPTY_LIST
+    if t is LazySeq:
+        return _lazy_rest(coll)
+    if t is FMap or t is HMap or t is FSet or t is HSet:
+        _big(len(coll), who)
+        return PList(itertools.islice(iter_seq(coll), 1, None))
+    raise runtime_error(f"{who}: don't know how to create a sequence from {_desc(coll)}")
+
+
+@builtin("rest", args="[coll]", category="collections",
+         doc="The items of coll after the first, as a (possibly empty) sequence.",
+         ex=(("(rest [1 2 3])", "(2 3)"), ("(rest [1])", "()"), ("(rest nil)", "()")))
+def rest(coll: Any) -> Any:
+    return _rest(coll, "rest")
+
+
+def _next(coll: Any, who: str) -> Any:
+    t = type(coll)
+    if t is LazySeq:
+        if coll.nth(1, _MISSING) is _MISSING:
+            return None
+        return _lazy_rest(coll)
+    if t is PVector or t is PList or t is str or t is MapEntry or t in _MAPS or t in _SETS:
+        if len(coll) <= 1:
+            return None
+    elif coll is None:
+        return None
+    return _rest(coll, who)
+
+
+@builtin("next", args="[coll]", category="collections",
+         doc="The items of coll after the first, or nil if there are none.",
+         ex=(("(next [1 2 3])", "(2 3)"), ("(next [1])", "nil")))
+def next_(coll: Any) -> Any:
+    return _next(coll, "next")
+
+
+@builtin("ffirst", args="[coll]", category="collections",
+         doc="(first (first coll)).", ex=(("(ffirst [[1 2] [3]])", "1"),))
+def ffirst(coll: Any) -> Any:
+    return first(first(coll))
+
+
+@builtin("nfirst", args="[coll]", category="collections",
+         doc="(next (first coll)).", ex=(("(nfirst [[1 2 3]])", "(2 3)"),))
+def nfirst(coll: Any) -> Any:
+    return _next(first(coll), "nfirst")
+
+
+@builtin("nnext", args="[coll]", category="collections",
+         doc="(next (next coll)).", ex=(("(nnext [1 2 3])", "(3)"), ("(nnext [1 2])", "nil")))
+def nnext(coll: Any) -> Any:
+    return _next(_next(coll, "nnext"), "nnext")
+
+
+@builtin("butlast", args="[coll]", category="collections",
+         doc="All items of coll but the last, as a sequence (nil if fewer than two).",
+         ex=(("(butlast [1 2 3])", "(1 2)"), ("(butlast [1])", "nil")))
+def butlast(coll: Any) -> Any:
+    t = type(coll)
+    if t is PVector or t is PList or t is str or t is MapEntry:
+        if len(coll) <= 1:
+            return None
+        _big(len(coll), "butlast")
+        return PList(coll[:-1])
+    if coll is None:
+        return None
+    items = list(iter_seq(coll, "butlast"))
+    if len(items) <= 1:
+        return None
+    _big(len(items), "butlast")
+    items.pop()
+    return PList(items)
+
+
+@builtin("nth", args=("[coll index]", "[coll index not-found]"), category="collections",
+         doc="The item at index (0-based); out of range is an error unless not-found is given.",
+         ex=(("(nth [10 20 30] 1)", "20"), ("(nth [10] 5 :none)", ":none")))
+def nth(coll: Any, index: Any, not_found: Any = _MISSING) -> Any:
+    if not_found is _MISSING:
+        return _nth(coll, index)
+    return _nth(coll, index, not_found)
+
+
+@builtin("peek", args="[coll]", category="collections",
+         doc="The last item of a vector or the first of a list; nil if empty.",
+         ex=(("(peek [1 2 3])", "3"), ("(peek '(1 2 3))", "1")))
+def peek(coll: Any) -> Any:
+    t = type(coll)
+    if t is PVector or t is MapEntry:
+        return coll[-1] if coll else None
+    if t is PList:
+        return coll[0] if coll else None
+    if coll is None:
+        return None
+    if t is LazySeq:
+        return coll.nth(0, None)
+    raise runtime_error(f"peek: expected a vector or list, got {_desc(coll)}")
+
+
+@builtin("pop", args="[coll]", category="collections",
+         doc="A vector without its last item, or a list without its first.",
+         ex=(("(pop [1 2 3])", "[1 2]"), ("(pop '(1 2 3))", "(2 3)")))
+def pop(coll: Any) -> Any:
+    t = type(coll)
+    if t is PVector or t is MapEntry:
+        if not coll:
+            raise runtime_error("pop: can't pop an empty vector")
+        return pvector(coll)[:-1] if t is MapEntry else coll[:-1]
+    if t is PList:
+        if not coll:
+            raise runtime_error("pop: can't pop an empty list")
+        return PList(coll[1:])
+    if coll is None:
+        return None
+    if t is LazySeq:
+        if coll.nth(0, _MISSING) is _MISSING:
+            raise runtime_error("pop: can't pop an empty list")
+        return _lazy_rest(coll)
+    raise runtime_error(f"pop: expected a vector or list, got {_desc(coll)}")
+
+
+@builtin("subvec", args=("[v start]", "[v start end]"), category="collections",
+         doc="The part of vector v from index start (inclusive) to end (exclusive, default: the end).",
+         ex=(("(subvec [1 2 3 4] 1 3)", "[2 3]"), ("(subvec [1 2 3] 1)", "[2 3]")))
+def subvec(v: Any, start: Any, end: Any = None) -> Any:
+    t = type(v)
+    if t is not PVector and t is not MapEntry:
+        raise runtime_error(f"subvec: expected a vector, got {_desc(v)}")
+    n = len(v)
+    if end is None:
+        end = n
+    for i in (start, end):
+        if type(i) is not int:
+            raise runtime_error(f"subvec: index must be an integer, got {_desc(i)}")
+    if not 0 <= start <= end <= n:
+        raise runtime_error(f"subvec: indexes {start}..{end} out of bounds for vector of length {n}")
+    if t is MapEntry:
+        return pvector(v[start:end])
+    return v[start:end]
+
+
+# -- grouping -------------------------------------------------------------------------
+
+
+@builtin("frequencies", args="[coll]", category="collections",
+         doc="A map from each distinct item of coll to the number of times it occurs.",
+         ex=(("(frequencies [:a :b :a])", "{:a 2, :b 1}"),))
+def frequencies(coll: Any) -> Any:
+    c = Counter(iter_seq(coll, "frequencies"))
+    n = len(c)
+    if n <= SMALL:
+        return FMap(c)
+    _big(n, "frequencies")
+    return HMap(c)
+
+
+@builtin("group-by", args="[f coll]", category="collections",
+         doc="A map from each (f item) to the vector of items giving it, in order of first occurrence.",
+         ex=(("(group-by odd? [1 2 3])", "{true [1 3], false [2]}"),
+             ("(group-by :t [{:t :a :v 1} {:t :a :v 2}])", "{:a [{:t :a, :v 1} {:t :a, :v 2}]}")))
+def group_by(f: Any, coll: Any) -> Any:
+    f = as_fn(f, "group-by")
+    d: dict[Any, list[Any]] = {}
+    get = d.get
+    for x in iter_seq(coll, "group-by"):
+        k = f(x)
+        lst = get(k)
+        if lst is None:
+            d[k] = [x]
+        else:
+            lst.append(x)
+    n = len(d)
+    _big(n, "group-by")
+    if n <= SMALL:
+        return FMap({k: pvector(v) for k, v in d.items()})
+    return HMap({k: pvector(v) for k, v in d.items()})
+
+
+def _extreme_key(who: str, k: Any, x: Any, more: tuple[Any, ...], want_max: bool) -> Any:
+    if not more:
+        return x
+    f = as_fn(k, who)
+    best, bk = x, f(x)
+    if type(bk) is not int and type(bk) is not float:
+        raise runtime_error(f"{who}: the key function must return numbers, got {_desc(bk)}")
+    for y in more:
+        ky = f(y)
+        if type(ky) is not int and type(ky) is not float:
+            raise runtime_error(f"{who}: the key function must return numbers, got {_desc(ky)}")
+        if (ky >= bk) if want_max else (ky <= bk):
+            best, bk = y, ky
+    return best
+
+
+@builtin("max-key", args="[k x & more]", category="collections",
+         doc="The argument for which (k arg) is greatest (the last one on ties).",
+         ex=(("(max-key count \"a\" \"abc\" \"ab\")", "\"abc\""), ("(apply max-key :n [{:n 1} {:n 3}])", "{:n 3}")))
+def max_key(k: Any, x: Any, *more: Any) -> Any:
+    return _extreme_key("max-key", k, x, more, True)
+
+
+@builtin("min-key", args="[k x & more]", category="collections",
+         doc="The argument for which (k arg) is smallest (the last one on ties).",
+         ex=(("(min-key count \"abc\" \"a\" \"ab\")", "\"a\""),))
+def min_key(k: Any, x: Any, *more: Any) -> Any:
+    return _extreme_key("min-key", k, x, more, False)
+
+
+__all__ = [
+    "list_", "vector", "vec_", "hash_map", "array_map", "hash_set", "to_set", "boolean", "conj",
+    "cons", "into", "assoc", "assoc_in", "dissoc", "update", "update_in", "update_vals",
+    "update_keys", "get", "get_in", "contains", "find", "keys", "vals", "key", "val",
+    "select_keys", "merge", "merge_with", "zipmap", "count", "is_empty", "not_empty", "empty",
+    "seq", "first", "second", "last", "rest", "next_", "ffirst", "nfirst", "nnext", "butlast",
+    "nth", "peek", "pop", "subvec", "frequencies", "group_by", "max_key", "min_key",
+]

@@ -1,1 +1,1124 @@
-"""(in progress)"""
+"""Sequence functions: map/filter/reduce and friends, range/iterate/repeat/cycle, partitioning,
+sorting, `apply`.
+
+Laziness (see docs/deviations.md): a sequence function returns a realized list when all of its
+inputs are realized collections, and a `LazySeq` when one of them is lazy (`(range)`,
+`iterate`, `repeat`, `cycle`, or a big `range`). So `(take 5 (map inc (range)))` works and
+realizes five elements, while `(map f rows)` over a vector is an eager, fast list. The
+1-arity forms (`(map f)`, `(filter p)`...) return transducers (see transducers.py).
+
+These run in hot loops over 100k-row vectors: the realized-input paths use C-level `map`,
+list comprehensions and slicing, with no per-element type dispatch.
+"""
+
+from __future__ import annotations
+
+import builtins
+import functools
+import itertools
+import math
+import operator
+import sys
+from typing import Any, Callable, Iterable, Iterator
+
+from .. import context
+from ..errors import runtime_error
+from ..registry import builtin
+from ..values import (
+    EMPTY_LIST,
+    MAP_TYPES,
+    SET_TYPES,
+    FMap,
+    HMap,
+    Keyword,
+    LazySeq,
+    MapEntry,
+    PList,
+    PVector,
+    as_fn,
+    equals,
+    iter_seq,
+    short,
+    truthy,
+    type_name,
+    vec,
+)
+from .transducers import (
+    Reduced,
+    check_count,
+    dedupe_xf,
+    distinct_xf,
+    drop_while_xf,
+    drop_xf,
+    filter_xf,
+    interpose_xf,
+    keep_indexed_xf,
+    keep_xf,
+    map_indexed_xf,
+    map_xf,
+    mapcat_xf,
+    partition_all_xf,
+    partition_by_xf,
+    remove_xf,
+    take_nth_xf,
+    take_while_xf,
+    take_xf,
+)
+
+_NO = object()
+_pymap = builtins.map
+_pyfilter = builtins.filter
+_islice = itertools.islice
+_chain = itertools.chain
+
+_REAL = frozenset({PList, PVector, MapEntry})  # realized, indexable, len() known
+_SEQUENTIAL = frozenset({PList, PVector, MapEntry, LazySeq})
+RANGE_REALIZE_MAX = 100_000  # ranges up to this many items are realized lists
+_CHUNK = 1 << 16
+
+
+# -- helpers --------------------------------------------------------------------------------
+
+
+def _charge(n: int) -> None:
+    if n > 4096:
+        context.check_size(n, "sequence")
+
+
+def _realize(it: Iterable[Any], what: str = "sequence") -> PList:
+    """Realize an iterator into a PList, refusing to grow past the collection limit."""
+    it = iter(it)
+    out = list(_islice(it, _CHUNK))
+    if len(out) == _CHUNK:
+        context.check_realized(_CHUNK, _CHUNK, what)
+        while True:
+            before = len(out)
+            out.extend(_islice(it, _CHUNK))
+            context.check_realized(len(out), len(out) - before, what)
+            if len(out) - before < _CHUNK:
+                break
+    elif len(out) > 4096:
+        context.check_size(len(out), what)
+    return PList(out)
+
+
+def _result(it: Iterable[Any], *sources: Any) -> PList | LazySeq:
+    """Lazy if a source is lazy, else realized (with limit checks)."""
+    for s in sources:
+        if type(s) is LazySeq:
+            return LazySeq(it)
+    return _realize(it)
+
+
+def _items(coll: Any, who: str) -> list[Any] | tuple[Any, ...] | Any:
+    """A realized, indexable view of coll (realizing a lazy seq up to the limit)."""
+    t = type(coll)
+    if t in _REAL:
+        return coll
+    if t is LazySeq:
+        return coll.realize()
+    return list(iter_seq(coll, who))
+
+
+def _count_arg(n: Any, who: str) -> int:
+    """An integer count; floats round up like Clojure's (pos? n)/(dec n) loops."""
+    t = type(n)
+    if t is int:
+        return n
+    if t is float:
+        if n != n:
+            raise runtime_error(f"{who}: expected a number, got NaN")
+        if math.isinf(n):
+            return sys.maxsize if n > 0 else -sys.maxsize
+        return math.ceil(n)
+    raise runtime_error(f"{who}: expected a number, got {type_name(n)} {short(n)}")
+
+
+def _clamp(n: int) -> int:
+    return n if n <= sys.maxsize else sys.maxsize
+
+
+def _lazy_any(colls: tuple[Any, ...]) -> bool:
+    for c in colls:
+        if type(c) is LazySeq:
+            return True
+    return False
+
+
+def kw_values(k: Keyword, rows: Any) -> list[Any] | None:
+    """[(k row) for row in rows] without a Python call per row, when every row is a map
+    (None otherwise: the caller then takes the generic path). Same result as `lookup`:
+    the keyword key first, else the same-named string key (JSON data)."""
+    name = k.name
+    try:
+        return [r.get(k, r.get(name)) for r in rows]
+    except (AttributeError, TypeError):
+        return None
+
+
+_TAG_F, _TAG_B, _TAG_S, _TAG_M, _TAG_SET = (object() for _ in range(5))
+_PLAIN_KEY = frozenset({str, int, Keyword, type(None)})
+
+
+def eq_key(x: Any) -> Any:
+    """A hashable key whose equality is Clojure `=`: 1, 1.0 and true are distinct,
+    while [1 2] and (1 2) are the same (used by distinct, memoize...)."""
+    t = type(x)
+    if t in _PLAIN_KEY:
+        return x
+    if t is float:
+        return (_TAG_F, x)
+    if t is bool:
+        return (_TAG_B, x)
+    if t in _SEQUENTIAL:
+        return (_TAG_S, *[eq_key(y) for y in x])
+    if t in MAP_TYPES:
+        return (_TAG_M, frozenset([(eq_key(k), eq_key(v)) for k, v in x.items()]))
+    if t in SET_TYPES:
+        return (_TAG_SET, frozenset([eq_key(y) for y in x]))
+    return x
+
+
+# -- map / filter / reduce --------------------------------------------------------------------
+
+
+@builtin("map", args=("[f]", "[f coll]", "[f c1 c2 & colls]"), category="sequences",
+         doc="Applies f to each item (to items of several colls in parallel, stopping at the "
+             "shortest); with only f, returns a transducer.",
+         ex=(("(map inc [1 2 3])", "(2 3 4)"), ("(map :a [{:a 1} {:a 2}])", "(1 2)"),
+             ("(map + [1 2] [10 20 30])", "(11 22)"), ("(take 3 (map inc (range)))", "(1 2 3)")))
+def map_(f: Any, *colls: Any) -> Any:
+    if not colls:
+        return map_xf(f)
+    f = as_fn(f, "map")
+    if len(colls) == 1:
+        coll = colls[0]
+        t = type(coll)
+        if t in _REAL:
+            _charge(len(coll))
+            if type(f) is Keyword:
+                vals = kw_values(f, coll)
+                if vals is not None:
+                    return PList(vals)
+            return PList(_pymap(f, coll))
+        if t is LazySeq:
+            return LazySeq(_pymap(f, coll))
+        return _realize(_pymap(f, iter_seq(coll, "map")))
+    its = [iter_seq(c, "map") for c in colls]
+    return _result(_pymap(f, *its), *colls)
+
+
+@builtin("mapv", args=("[f coll]", "[f c1 c2 & colls]"), category="sequences",
+         doc="Like map, but eager and returns a vector.",
+         ex=(("(mapv inc [1 2 3])", "[2 3 4]"), ("(mapv + [1 2] [10 20 30])", "[11 22]")))
+def mapv(f: Any, coll: Any, *colls: Any) -> Any:
+    f = as_fn(f, "mapv")
+    if not colls:
+        t = type(coll)
+        if t in _REAL:
+            _charge(len(coll))
+            if type(f) is Keyword:
+                vals = kw_values(f, coll)
+                if vals is not None:
+                    return vec(vals)
+            return vec(_pymap(f, coll))
+        return vec(_realize(_pymap(f, iter_seq(coll, "mapv"))))
+    its = [iter_seq(c, "mapv") for c in (coll, *colls)]
+    return vec(_realize(_pymap(f, *its)))
+
+
+@builtin("map-indexed", args=("[f]", "[f coll]"), category="sequences",
+         doc="Applies (f index item) to each item; with only f, returns a transducer.",
+         ex=(("(map-indexed vector [:a :b])", "([0 :a] [1 :b])"),))
+def map_indexed(f: Any, coll: Any = _NO) -> Any:
+    if coll is _NO:
+        return map_indexed_xf(f)
+    f = as_fn(f, "map-indexed")
+    return _result(_pymap(f, itertools.count(), iter_seq(coll, "map-indexed")), coll)
+
+
+@builtin("filter", args=("[pred]", "[pred coll]"), category="sequences",
+         doc="The items for which (pred item) is truthy; with only pred, returns a transducer.",
+         ex=(("(filter even? [1 2 3 4])", "(2 4)"), ("(filter :ok [{:ok true} {:ok false}])", "({:ok true})")))
+def filter_(pred: Any, coll: Any = _NO) -> Any:
+    if coll is _NO:
+        return filter_xf(pred)
+    pred = as_fn(pred, "filter")
+    t = type(coll)
+    if t in _REAL:
+        if type(pred) is Keyword:
+            vals = kw_values(pred, coll)
+            if vals is not None:
+                out = [x for x, r in zip(coll, vals) if r is not None and r is not False]
+                _charge(len(out))
+                return PList(out)
+        out = [x for x in coll if (r := pred(x)) is not None and r is not False]
+        _charge(len(out))
+        return PList(out)
+    if t is LazySeq:
+        return LazySeq(x for x in coll if (r := pred(x)) is not None and r is not False)
+    return _realize(x for x in iter_seq(coll, "filter") if (r := pred(x)) is not None and r is not False)
+
+
+@builtin("filterv", args="[pred coll]", category="sequences",
+         doc="Like filter, but eager and returns a vector.",
+         ex=(("(filterv odd? [1 2 3])", "[1 3]"), ("(filterv odd? nil)", "[]")))
+def filterv(pred: Any, coll: Any) -> Any:
+    pred = as_fn(pred, "filterv")
+    t = type(coll)
+    if t in _REAL:
+        out = [x for x in coll if (r := pred(x)) is not None and r is not False]
+        _charge(len(out))
+        return vec(out)
+    return vec(_realize(x for x in iter_seq(coll, "filterv") if (r := pred(x)) is not None and r is not False))
+
+
+@builtin("remove", args=("[pred]", "[pred coll]"), category="sequences",
+         doc="The items for which (pred item) is falsey; with only pred, returns a transducer.",
+         ex=(("(remove even? [1 2 3 4])", "(1 3)"),))
+def remove(pred: Any, coll: Any = _NO) -> Any:
+    if coll is _NO:
+        return remove_xf(pred)
+    pred = as_fn(pred, "remove")
+    t = type(coll)
+    if t in _REAL:
+        if type(pred) is Keyword:
+            vals = kw_values(pred, coll)
+            if vals is not None:
+                out = [x for x, r in zip(coll, vals) if r is None or r is False]
+                _charge(len(out))
+                return PList(out)
+        out = [x for x in coll if (r := pred(x)) is None or r is False]
+        _charge(len(out))
+        return PList(out)
+    gen = (x for x in iter_seq(coll, "remove") if (r := pred(x)) is None or r is False)
+    return LazySeq(gen) if t is LazySeq else _realize(gen)
+
+
+@builtin("keep", args=("[f]", "[f coll]"), category="sequences",
+         doc="The non-nil results of (f item) (false is kept); with only f, returns a transducer.",
+         ex=(("(keep :a [{:a 1} {:b 2} {:a 3}])", "(1 3)"), ("(keep #{1 2} [1 3 2])", "(1 2)")))
+def keep(f: Any, coll: Any = _NO) -> Any:
+    if coll is _NO:
+        return keep_xf(f)
+    f = as_fn(f, "keep")
+    t = type(coll)
+    if t in _REAL:
+        vals = kw_values(f, coll) if type(f) is Keyword else None
+        out = [r for r in (_pymap(f, coll) if vals is None else vals) if r is not None]
+        _charge(len(out))
+        return PList(out)
+    gen = (r for r in _pymap(f, iter_seq(coll, "keep")) if r is not None)
+    return LazySeq(gen) if t is LazySeq else _realize(gen)
+
+
+@builtin("keep-indexed", args=("[f]", "[f coll]"), category="sequences",
+         doc="The non-nil results of (f index item); with only f, returns a transducer.",
+         ex=(("(keep-indexed (fn [i x] (when (odd? i) x)) [:a :b :c :d])", "(:b :d)"),))
+def keep_indexed(f: Any, coll: Any = _NO) -> Any:
+    if coll is _NO:
+        return keep_indexed_xf(f)
+    f = as_fn(f, "keep-indexed")
+    gen = (r for r in _pymap(f, itertools.count(), iter_seq(coll, "keep-indexed")) if r is not None)
+    return _result(gen, coll)
+
+
+@builtin("reduce", args=("[f coll]", "[f init coll]"), category="sequences",
+         doc="Combines items with (f acc item), starting from init (or the first item; (f) if "
+             "coll is empty); stops early when f returns (reduced x).",
+         ex=(("(reduce + [1 2 3])", "6"), ("(reduce + 10 [1 2 3])", "16"), ("(reduce + [])", "0"),
+             ("(reduce (fn [m x] (assoc m x (* x x))) {} [1 2])", "{1 1, 2 4}")))
+def reduce_(f: Any, a: Any, b: Any = _NO) -> Any:
+    f = as_fn(f, "reduce")
+    if f is _plus_fn():
+        r = _sum_fast(a, b)
+        if r is not _NO:
+            return r
+    if b is _NO:
+        it = iter(iter_seq(a, "reduce"))
+        acc = next(it, _NO)
+        if acc is _NO:
+            return f()
+    else:
+        acc = a
+        it = iter_seq(b, "reduce")
+    R = Reduced
+    for x in it:
+        acc = f(acc, x)
+        if acc.__class__ is R:
+            return acc.val
+    return acc
+
+
+_PLUS: list[Any] = []
+
+
+def _plus_fn() -> Any:
+    if not _PLUS:
+        from ..registry import REGISTRY
+
+        b = REGISTRY.get("+")
+        if b is None:
+            return None
+        _PLUS.append(b.fn)
+    return _PLUS[0]
+
+
+def _sum_fast(a: Any, b: Any) -> Any:
+    """(reduce + ...) over a realized collection of plain numbers, in C: the same sequential
+    left-to-right additions as calling + repeatedly (not Python's compensated sum)."""
+    if b is _NO:
+        init, coll = _NO, a
+    else:
+        init, coll = a, b
+        ti = type(init)
+        if ti is not int and ti is not float:
+            return _NO
+    if type(coll) not in _REAL:
+        return _NO
+    ts = set(_pymap(type, coll))
+    if not ts <= {int, float}:
+        return _NO
+    if init is _NO:
+        if not coll:
+            return 0
+        r = functools.reduce(operator.add, coll)
+    else:
+        r = functools.reduce(operator.add, coll, init)
+    if type(r) is int:
+        context.check_int(r)
+    return r
+
+
+@builtin("reduce-kv", args="[f init coll]", category="sequences",
+         doc="Reduces a map with (f acc key value) (a vector with (f acc index item)); honours reduced.",
+         ex=(("(reduce-kv (fn [acc k v] (+ acc v)) 0 {:a 1 :b 2})", "3"),
+             ("(reduce-kv (fn [acc i x] (+ acc (* i x))) 0 [5 6])", "6")))
+def reduce_kv(f: Any, init: Any, coll: Any) -> Any:
+    f = as_fn(f, "reduce-kv")
+    t = type(coll)
+    if t is FMap or t is HMap:
+        pairs: Iterable[Any] = coll.items()
+    elif t is PVector or t is MapEntry:
+        pairs = enumerate(coll)
+    elif coll is None:
+        return init
+    else:
+        raise runtime_error(f"reduce-kv: expected a map or vector, got {type_name(coll)} {short(coll)}")
+    acc = init
+    R = Reduced
+    for k, v in pairs:
+        acc = f(acc, k, v)
+        if acc.__class__ is R:
+            return acc.val
+    return acc
+
+
+@builtin("reductions", args=("[f coll]", "[f init coll]"), category="sequences",
+         doc="The intermediate values of (reduce f init coll), starting with init.",
+         ex=(("(reductions + [1 2 3])", "(1 3 6)"), ("(reductions + 10 [1 2])", "(10 11 13)"),
+             ("(reductions + [])", "(0)")))
+def reductions(f: Any, a: Any, b: Any = _NO) -> Any:
+    f = as_fn(f, "reductions")
+    if b is _NO:
+        coll = a
+        it = iter(iter_seq(coll, "reductions"))
+        acc = next(it, _NO)
+        if acc is _NO:
+            return PList((f(),))
+    else:
+        coll = b
+        acc = a
+        it = iter(iter_seq(coll, "reductions"))
+
+    def gen(acc: Any) -> Iterator[Any]:
+        R = Reduced
+        if acc.__class__ is R:
+            yield acc.val
+            return
+        yield acc
+        for x in it:
+            acc = f(acc, x)
+            if acc.__class__ is R:
+                yield acc.val
+                return
+            yield acc
+
+    return _result(gen(acc), coll)
+
+
+# -- take / drop ----------------------------------------------------------------------------------
+
+
+@builtin("take", args=("[n]", "[n coll]"), category="sequences",
+         doc="The first n items (all if fewer); with only n, returns a transducer.",
+         ex=(("(take 2 [1 2 3])", "(1 2)"), ("(take 5 [1 2])", "(1 2)"), ("(take 3 (range))", "(0 1 2)")))
+def take(n: Any, coll: Any = _NO) -> Any:
+    if coll is _NO:
+        return take_xf(n)
+    n = _count_arg(n, "take")
+    if n <= 0:
+        return EMPTY_LIST
+    t = type(coll)
+    if t in _REAL:
+        return PList(coll[:n])
+    if t is LazySeq:
+        return LazySeq(_islice(coll, _clamp(n)))
+    return _realize(_islice(iter_seq(coll, "take"), _clamp(n)))
+
+
+@builtin("drop", args=("[n]", "[n coll]"), category="sequences",
+         doc="All but the first n items; with only n, returns a transducer.",
+         ex=(("(drop 2 [1 2 3])", "(3)"), ("(drop 5 [1 2])", "()")))
+def drop(n: Any, coll: Any = _NO) -> Any:
+    if coll is _NO:
+        return drop_xf(n)
+    n = max(_count_arg(n, "drop"), 0)
+    t = type(coll)
+    if t in _REAL:
+        return PList(coll[n:])
+    if t is LazySeq:
+        return LazySeq(_islice(coll, _clamp(n), None))
+    return _realize(_islice(iter_seq(coll, "drop"), _clamp(n), None))
+
+
+@builtin("take-while", args=("[pred]", "[pred coll]"), category="sequences",
+         doc="The leading items for which (pred item) is truthy; with only pred, returns a transducer.",
+         ex=(("(take-while pos? [1 2 -1 3])", "(1 2)"),))
+def take_while(pred: Any, coll: Any = _NO) -> Any:
+    if coll is _NO:
+        return take_while_xf(pred)
+    pred = as_fn(pred, "take-while")
+    gen = itertools.takewhile(lambda x: truthy(pred(x)), iter_seq(coll, "take-while"))
+    return _result(gen, coll)
+
+
+@builtin("drop-while", args=("[pred]", "[pred coll]"), category="sequences",
+         doc="The items after the leading run for which (pred item) is truthy; with only pred, "
+             "returns a transducer.",
+         ex=(("(drop-while pos? [1 2 -1 3])", "(-1 3)"),))
+def drop_while(pred: Any, coll: Any = _NO) -> Any:
+    if coll is _NO:
+        return drop_while_xf(pred)
+    pred = as_fn(pred, "drop-while")
+    gen = itertools.dropwhile(lambda x: truthy(pred(x)), iter_seq(coll, "drop-while"))
+    return _result(gen, coll)
+
+
+@builtin("take-last", args="[n coll]", category="sequences",
+         doc="The last n items, or nil if there are none.",
+         ex=(("(take-last 2 [1 2 3])", "(2 3)"), ("(take-last 2 [])", "nil")))
+def take_last(n: Any, coll: Any) -> Any:
+    n = _count_arg(n, "take-last")
+    items = _items(coll, "take-last")
+    if n <= 0 or not items:
+        return None
+    return PList(items[-n:])
+
+
+@builtin("drop-last", args=("[coll]", "[n coll]"), category="sequences",
+         doc="All but the last n items (default 1).",
+         ex=(("(drop-last [1 2 3])", "(1 2)"), ("(drop-last 2 [1 2 3])", "(1)")))
+def drop_last(a: Any, b: Any = _NO) -> Any:
+    if b is _NO:
+        n, coll = 1, a
+    else:
+        n, coll = _count_arg(a, "drop-last"), b
+    if type(coll) is LazySeq:
+        if n <= 0:
+            return coll
+        return LazySeq(_drop_last_gen(coll, n))
+    items = _items(coll, "drop-last")
+    if n <= 0:
+        return PList(items)
+    return PList(items[:-n]) if n < len(items) else EMPTY_LIST
+
+
+def _drop_last_gen(coll: Iterable[Any], n: int) -> Iterator[Any]:
+    it = iter(coll)
+    window = list(_islice(it, n))
+    from collections import deque
+
+    q = deque(window)
+    for x in it:
+        q.append(x)
+        yield q.popleft()
+
+
+@builtin("take-nth", args=("[n]", "[n coll]"), category="sequences",
+         doc="Every nth item, starting with the first; with only n, returns a transducer.",
+         ex=(("(take-nth 2 [1 2 3 4 5])", "(1 3 5)"),))
+def take_nth(n: Any, coll: Any = _NO) -> Any:
+    if coll is _NO:
+        return take_nth_xf(n)
+    n = _count_arg(n, "take-nth")
+    if n <= 0:
+        it = iter(iter_seq(coll, "take-nth"))
+        first = next(it, _NO)
+        return EMPTY_LIST if first is _NO else LazySeq(itertools.repeat(first))
+    t = type(coll)
+    if t in _REAL:
+        return PList(coll[::n]) if t is not PVector else PList(_islice(coll, 0, None, n))
+    return _result(_islice(iter_seq(coll, "take-nth"), 0, None, n), coll)
+
+
+@builtin("nthrest", args="[coll n]", category="sequences",
+         doc="coll without its first n items (coll itself when n <= 0).",
+         ex=(("(nthrest [1 2 3] 1)", "(2 3)"), ("(nthrest [1 2 3] 5)", "()")))
+def nthrest(coll: Any, n: Any) -> Any:
+    n = _count_arg(n, "nthrest")
+    if n <= 0:
+        return coll
+    return drop(n, coll)
+
+
+@builtin("nthnext", args="[coll n]", category="sequences",
+         doc="The seq of coll without its first n items, or nil if nothing is left.",
+         ex=(("(nthnext [1 2 3] 1)", "(2 3)"), ("(nthnext [1 2 3] 5)", "nil")))
+def nthnext(coll: Any, n: Any) -> Any:
+    n = _count_arg(n, "nthnext")
+    rest = drop(max(n, 0), coll)
+    if type(rest) is LazySeq:
+        return rest if rest.nth(0, _NO) is not _NO else None
+    return rest if rest else None
+
+
+@builtin("split-at", args="[n coll]", category="sequences",
+         doc="[(take n coll) (drop n coll)].",
+         ex=(("(split-at 2 [1 2 3])", "[(1 2) (3)]"),))
+def split_at(n: Any, coll: Any) -> Any:
+    return vec((take(n, coll), drop(n, coll)))
+
+
+@builtin("split-with", args="[pred coll]", category="sequences",
+         doc="[(take-while pred coll) (drop-while pred coll)].",
+         ex=(("(split-with odd? [1 3 2 5])", "[(1 3) (2 5)]"),))
+def split_with(pred: Any, coll: Any) -> Any:
+    return vec((take_while(pred, coll), drop_while(pred, coll)))
+
+
+# -- generators -------------------------------------------------------------------------------------
+
+
+def _num(x: Any, who: str) -> Any:
+    t = type(x)
+    if t is int or t is float:
+        return x
+    raise runtime_error(f"{who}: expected a number, got {type_name(x)} {short(x)}")
+
+
+def _float_range(start: Any, end: Any, step: Any) -> Iterator[Any]:
+    x = start
+    if step > 0:
+        while x < end:
+            yield x
+            x = x + step
+    else:
+        while x > end:
+            yield x
+            x = x + step
+
+
+@builtin("range", args=("[]", "[end]", "[start end]", "[start end step]"), category="sequences",
+         doc="Numbers from start (default 0) up to but excluding end, by step (default 1); "
+             "with no arguments, the infinite sequence 0, 1, 2...",
+         ex=(("(range 5)", "(0 1 2 3 4)"), ("(range 1 10 3)", "(1 4 7)"), ("(range 5 0 -2)", "(5 3 1)"),
+             ("(take 3 (range))", "(0 1 2)"), ("(range 0 1 0.25)", "(0 0.25 0.5 0.75)")))
+def range_(*args: Any) -> Any:
+    n = len(args)
+    if n == 0:
+        return LazySeq(itertools.count())
+    if n == 1:
+        start, end, step = 0, _num(args[0], "range"), 1
+    elif n == 2:
+        start, end, step = _num(args[0], "range"), _num(args[1], "range"), 1
+    elif n == 3:
+        start, end, step = _num(args[0], "range"), _num(args[1], "range"), _num(args[2], "range")
+    else:
+        raise runtime_error(f"range: expected 0 to 3 arguments, got {n}")
+    if step == 0:
+        if start == end:
+            return EMPTY_LIST
+        return LazySeq(itertools.repeat(start))
+    if type(start) is int and type(step) is int and (type(end) is int or math.isinf(end) or end != end):
+        if type(end) is float:
+            if end != end or (end > 0) != (step > 0):
+                return EMPTY_LIST
+            return LazySeq(itertools.count(start, step))
+        cnt = max(0, -((start - end) // step))
+        if cnt <= RANGE_REALIZE_MAX:
+            _charge(cnt)
+            return PList(range(start, end, step))
+        return LazySeq(range(start, end, step))
+    for x in (start, end, step):
+        if x != x:
+            return EMPTY_LIST
+    span = (end - start) / step
+    if span <= 0:
+        return EMPTY_LIST
+    if math.isinf(span) or span > RANGE_REALIZE_MAX:
+        return LazySeq(_float_range(start, end, step))
+    return _realize(_float_range(start, end, step))
+
+
+@builtin("repeat", args=("[x]", "[n x]"), category="sequences",
+         doc="x repeated n times, or infinitely (lazily) without n.",
+         ex=(("(repeat 3 :x)", "(:x :x :x)"), ("(take 2 (repeat 7))", "(7 7)")))
+def repeat(a: Any, x: Any = _NO) -> Any:
+    if x is _NO:
+        return LazySeq(itertools.repeat(a))
+    n = _count_arg(a, "repeat")
+    if n <= 0:
+        return EMPTY_LIST
+    context.check_size(n, "repeat")
+    return PList((x,) * n)
+
+
+@builtin("iterate", args="[f x]", category="sequences",
+         doc="The lazy infinite sequence x, (f x), (f (f x)), ...; f is called only as items are needed.",
+         ex=(("(take 4 (iterate inc 0))", "(0 1 2 3)"), ("(take 3 (iterate #(* 2 %) 1))", "(1 2 4)")))
+def iterate(f: Any, x: Any) -> LazySeq:
+    f = as_fn(f, "iterate")
+
+    def gen(x: Any) -> Iterator[Any]:
+        while True:
+            yield x
+            x = f(x)
+
+    return LazySeq(gen(x))
+
+
+@builtin("cycle", args="[coll]", category="sequences",
+         doc="The lazy infinite repetition of coll's items (empty if coll is empty).",
+         ex=(("(take 5 (cycle [1 2]))", "(1 2 1 2 1)"), ("(cycle [])", "()")))
+def cycle(coll: Any) -> LazySeq:
+    return LazySeq(itertools.cycle(iter_seq(coll, "cycle")))
+
+
+@builtin("repeatedly", args=("[f]", "[n f]"), category="sequences",
+         doc="Calls the no-argument fn f n times (lazily and infinitely without n), collecting results.",
+         ex=(("(repeatedly 2 (constantly 1))", "(1 1)"), ("(take 2 (repeatedly (constantly :a)))", "(:a :a)")))
+def repeatedly(a: Any, f: Any = _NO) -> Any:
+    if f is _NO:
+        g = as_fn(a, "repeatedly")
+        return LazySeq(g() for _ in itertools.count())
+    n = _count_arg(a, "repeatedly")
+    g = as_fn(f, "repeatedly")
+    if n <= 0:
+        return EMPTY_LIST
+    context.check_size(n, "repeatedly")
+    return PList([g() for _ in range(n)])
+
+
+# -- combining ---------------------------------------------------------------------------------------
+
+
+@builtin("concat", args="[& colls]", category="sequences",
+         doc="The items of all colls, in order.",
+         ex=(("(concat [1 2] '(3) nil [4])", "(1 2 3 4)"), ("(concat)", "()")))
+def concat(*colls: Any) -> Any:
+    its = [iter_seq(c, "concat") for c in colls]
+    return _result(_chain(*its), *colls)
+
+
+@builtin("mapcat", args=("[f]", "[f & colls]"), category="sequences",
+         doc="Concatenates the collections returned by (f item); with only f, returns a transducer.",
+         ex=(("(mapcat reverse [[1 2] [3 4]])", "(2 1 4 3)"),
+             ("(mapcat (fn [x] [x x]) [1 2])", "(1 1 2 2)")))
+def mapcat(f: Any, *colls: Any) -> Any:
+    if not colls:
+        return mapcat_xf(f)
+    mapped = map_(f, *colls)
+    gen = _chain.from_iterable(iter_seq(c, "mapcat") for c in mapped)
+    return _result(gen, mapped)
+
+
+@builtin("interleave", args="[& colls]", category="sequences",
+         doc="The first item of each coll, then the second of each, ... stopping at the shortest.",
+         ex=(("(interleave [1 2] [:a :b :c])", "(1 :a 2 :b)"),))
+def interleave(*colls: Any) -> Any:
+    if not colls:
+        return EMPTY_LIST
+    its = [iter_seq(c, "interleave") for c in colls]
+    return _result(_chain.from_iterable(zip(*its)), *colls)
+
+
+@builtin("interpose", args=("[sep]", "[sep coll]"), category="sequences",
+         doc="The items of coll separated by sep; with only sep, returns a transducer.",
+         ex=(("(interpose \",\" [\"a\" \"b\" \"c\"])", "(\"a\" \",\" \"b\" \",\" \"c\")"),))
+def interpose(sep: Any, coll: Any = _NO) -> Any:
+    if coll is _NO:
+        return interpose_xf(sep)
+
+    def gen(it: Iterable[Any]) -> Iterator[Any]:
+        it = iter(it)
+        for x in it:
+            yield x
+            break
+        for x in it:
+            yield sep
+            yield x
+
+    return _result(gen(iter_seq(coll, "interpose")), coll)
+
+
+# -- partitioning ------------------------------------------------------------------------------------
+
+
+def _positive(n: Any, who: str, what: str = "n") -> int:
+    n = _count_arg(n, who)
+    if n <= 0:
+        raise runtime_error(f"{who}: {what} must be a positive number, got {n}")
+    return n
+
+
+def _windows(it: Iterable[Any], n: int, step: int, pad: Any, all_: bool) -> Iterator[PList]:
+    """Chunks of n items every step items. Partial chunks at the end: padded once (pad),
+    all emitted (all_), or dropped."""
+    it = iter(it)
+    buf: list[Any] = []
+    while True:
+        need = n - len(buf)
+        if need > 0:
+            buf.extend(_islice(it, need))
+        if len(buf) < n:
+            if not buf:
+                return
+            if pad is not _NO:
+                yield PList(buf + list(_islice(iter_seq(pad, "partition"), n - len(buf))))
+                return
+            if all_:
+                while buf:
+                    yield PList(buf)
+                    buf = buf[step:]
+            return
+        yield PList(buf)
+        if step >= n:
+            skip = step - n
+            if skip:
+                for _ in _islice(it, skip):
+                    pass
+            buf = []
+        else:
+            buf = buf[step:]
+
+
+@builtin("partition", args=("[n coll]", "[n step coll]", "[n step pad coll]"), category="sequences",
+         doc="Lists of n items, each starting step (default n) items after the previous; an "
+             "incomplete last chunk is dropped, unless pad is given (then it is filled from pad).",
+         ex=(("(partition 2 [1 2 3 4 5])", "((1 2) (3 4))"), ("(partition 3 1 [1 2 3 4])", "((1 2 3) (2 3 4))"),
+             ("(partition 2 2 [0] [1 2 3])", "((1 2) (3 0))")))
+def partition(n: Any, a: Any, b: Any = _NO, c: Any = _NO) -> Any:
+    n = _positive(n, "partition")
+    if b is _NO:
+        step, pad, coll = n, _NO, a
+    elif c is _NO:
+        step, pad, coll = _positive(a, "partition", "step"), _NO, b
+    else:
+        step, pad, coll = _positive(a, "partition", "step"), b, c
+    return _result(_windows(iter_seq(coll, "partition"), n, step, pad, False), coll)
+
+
+@builtin("partition-all", args=("[n]", "[n coll]", "[n step coll]"), category="sequences",
+         doc="Like partition, but keeps the incomplete chunks at the end; with only n, returns a transducer.",
+         ex=(("(partition-all 2 [1 2 3])", "((1 2) (3))"), ("(into [] (partition-all 2) [1 2 3])", "[[1 2] [3]]")))
+def partition_all(n: Any, a: Any = _NO, b: Any = _NO) -> Any:
+    if a is _NO:
+        return partition_all_xf(n)
+    n = _positive(n, "partition-all")
+    if b is _NO:
+        step, coll = n, a
+    else:
+        step, coll = _positive(a, "partition-all", "step"), b
+    return _result(_windows(iter_seq(coll, "partition-all"), n, step, _NO, True), coll)
+
+
+@builtin("partition-by", args=("[f]", "[f coll]"), category="sequences",
+         doc="Splits coll into lists each time (f item) changes; with only f, returns a transducer.",
+         ex=(("(partition-by odd? [1 3 2 4 5])", "((1 3) (2 4) (5))"),))
+def partition_by(f: Any, coll: Any = _NO) -> Any:
+    if coll is _NO:
+        return partition_by_xf(f)
+    f = as_fn(f, "partition-by")
+
+    def gen(it: Iterable[Any]) -> Iterator[PList]:
+        buf: list[Any] = []
+        prev: Any = _NO
+        for x in it:
+            k = f(x)
+            if prev is not _NO and not equals(k, prev):
+                yield PList(buf)
+                buf = []
+            buf.append(x)
+            prev = k
+        if buf:
+            yield PList(buf)
+
+    return _result(gen(iter_seq(coll, "partition-by")), coll)
+
+
+# -- shaping ----------------------------------------------------------------------------------------
+
+
+@builtin("flatten", args="[x]", category="sequences",
+         doc="The non-sequential items of arbitrarily nested lists/vectors, in order (() for anything else).",
+         ex=(("(flatten [1 [2 [3 '(4)]] 5])", "(1 2 3 4 5)"), ("(flatten nil)", "()"),
+             ("(flatten {:a 1})", "()")))
+def flatten(x: Any) -> Any:
+    if type(x) not in _SEQUENTIAL:
+        return EMPTY_LIST
+    seqs = _SEQUENTIAL
+
+    def gen() -> Iterator[Any]:
+        stack = [iter(x)]
+        while stack:
+            for y in stack[-1]:
+                if type(y) in seqs:
+                    stack.append(iter(y))
+                    break
+                yield y
+            else:
+                stack.pop()
+
+    return _result(gen(), x)
+
+
+@builtin("distinct", args=("[]", "[coll]"), category="sequences",
+         doc="The items of coll without duplicates (first occurrence kept); with no args, a transducer.",
+         ex=(("(distinct [1 2 1 3 2])", "(1 2 3)"), ("(distinct [1 1.0 true])", "(1 1.0 true)")))
+def distinct(coll: Any = _NO) -> Any:
+    if coll is _NO:
+        return distinct_xf()
+
+    def gen(it: Iterable[Any]) -> Iterator[Any]:
+        seen: set[Any] = set()
+        add = seen.add
+        key = eq_key
+        for x in it:
+            k = key(x)
+            if k not in seen:
+                add(k)
+                yield x
+
+    return _result(gen(iter_seq(coll, "distinct")), coll)
+
+
+@builtin("dedupe", args=("[]", "[coll]"), category="sequences",
+         doc="coll with consecutive duplicates removed; with no args, a transducer.",
+         ex=(("(dedupe [1 1 2 2 1])", "(1 2 1)"),))
+def dedupe(coll: Any = _NO) -> Any:
+    if coll is _NO:
+        return dedupe_xf()
+
+    def gen(it: Iterable[Any]) -> Iterator[Any]:
+        prev: Any = _NO
+        for x in it:
+            if prev is _NO or not equals(prev, x):
+                yield x
+            prev = x
+
+    return _result(gen(iter_seq(coll, "dedupe")), coll)
+
+
+@builtin("reverse", args="[coll]", category="sequences",
+         doc="The items of coll in reverse order, as a list.",
+         ex=(("(reverse [1 2 3])", "(3 2 1)"), ("(reverse nil)", "()")))
+def reverse(coll: Any) -> PList:
+    items = _items(coll, "reverse")
+    return PList(reversed(items))
+
+
+# -- sorting --------------------------------------------------------------------------------------------
+
+
+def _compare() -> Callable[[Any, Any], int]:
+    from .core_numbers import compare_values
+
+    return compare_values
+
+
+def _comparator(comp: Any, who: str) -> Callable[[Any, Any], int]:
+    """A cmp function from a PTC comparator: a number result (sign is used) or a boolean
+    'less than' result (true: a before b), like Clojure's fn-as-Comparator."""
+    comp = as_fn(comp, who)
+
+    def cmp(a: Any, b: Any) -> int:
+        r = comp(a, b)
+        t = type(r)
+        if t is int:
+            return r
+        if t is bool or r is None:
+            if r:
+                return -1
+            return 1 if truthy(comp(b, a)) else 0
+        if t is float:
+            return -1 if r < 0 else (1 if r > 0 else 0)
+        raise runtime_error(f"{who}: comparator must return a number or a boolean, got {type_name(r)} {short(r)}")
+
+    return cmp
+
+
+_NUMS, _STRS = "num", "str"
+
+
+def _fast_kind(keys: Any) -> str | None:
+    """'num' when all keys are numbers (no NaN, no bools), 'str' when all are strings:
+    then plain Python ordering equals `compare`; else None."""
+    ts = set(_pymap(type, keys))
+    if not ts:
+        return None
+    if ts <= {int, float}:
+        if float in ts and any(k != k for k in keys):
+            return None
+        return _NUMS
+    if ts == {str}:
+        return _STRS
+    return None
+
+
+def _utf16(s: str) -> bytes:
+    """Java compares strings by UTF-16 code units; so do these bytes."""
+    return s.encode("utf-16-be", "surrogatepass")
+
+
+def _sorted(items: list[Any], keys: list[Any] | None, comp: Any, who: str) -> PList:
+    n = len(items)
+    if n > 50_000:
+        context.tick(n)
+    if comp is _NO:
+        kind = _fast_kind(items if keys is None else keys)
+        if kind is not None:
+            if keys is None:
+                return PList(sorted(items, key=_utf16) if kind is _STRS else sorted(items))
+            ks = [_utf16(k) for k in keys] if kind is _STRS else keys
+            order = sorted(range(n), key=ks.__getitem__)
+            return PList([items[i] for i in order])
+        cmp = _compare()
+    else:
+        cmp = _comparator(comp, who)
+    ck = functools.cmp_to_key(cmp)
+    if keys is None:
+        return PList(sorted(items, key=ck))
+    ks2 = [ck(k) for k in keys]
+    order = sorted(range(n), key=ks2.__getitem__)
+    return PList([items[i] for i in order])
+
+
+@builtin("sort", args=("[coll]", "[comp coll]"), category="sequences",
+         doc="The items in ascending `compare` order, or by comp (a fn returning a number, or a "
+             "boolean meaning 'a before b'); stable.",
+         ex=(("(sort [3 1 2])", "(1 2 3)"), ("(sort > [3 1 2])", "(3 2 1)"),
+             ("(sort [\"b\" \"a\"])", "(\"a\" \"b\")"), ("(sort [[2] [1 1] [1]])", "([1] [2] [1 1])")))
+def sort(a: Any, b: Any = _NO) -> PList:
+    if b is _NO:
+        comp, coll = _NO, a
+    else:
+        comp, coll = a, b
+    items = list(_items(coll, "sort"))
+    return _sorted(items, None, comp, "sort")
+
+
+@builtin("sort-by", args=("[keyfn coll]", "[keyfn comp coll]"), category="sequences",
+         doc="The items ordered by (keyfn item) (ascending `compare`, or by comp); stable.",
+         ex=(("(sort-by :age [{:age 30} {:age 20}])", "({:age 20} {:age 30})"),
+             ("(sort-by count > [\"a\" \"ccc\" \"bb\"])", "(\"ccc\" \"bb\" \"a\")")))
+def sort_by(keyfn: Any, a: Any, b: Any = _NO) -> PList:
+    if b is _NO:
+        comp, coll = _NO, a
+    else:
+        comp, coll = a, b
+    keyfn = as_fn(keyfn, "sort-by")
+    items = _items(coll, "sort-by")
+    keys = kw_values(keyfn, items) if type(keyfn) is Keyword else None
+    if keys is None:
+        keys = list(_pymap(keyfn, items))
+    return _sorted(list(items), keys, comp, "sort-by")
+
+
+# -- searching ----------------------------------------------------------------------------------------
+
+
+@builtin("some", args="[pred coll]", category="sequences",
+         doc="The first truthy (pred item), or nil.",
+         ex=(("(some even? [1 2 3])", "true"), ("(some #{3} [1 2 3])", "3"), ("(some even? [1 3])", "nil")))
+def some(pred: Any, coll: Any) -> Any:
+    pred = as_fn(pred, "some")
+    for x in iter_seq(coll, "some"):
+        r = pred(x)
+        if r is not None and r is not False:
+            return r
+    return None
+
+
+@builtin("every?", args="[pred coll]", category="sequences",
+         doc="True if (pred item) is truthy for every item (true for an empty coll).",
+         ex=(("(every? even? [2 4])", "true"), ("(every? even? [])", "true"), ("(every? even? [2 3])", "false")))
+def every_p(pred: Any, coll: Any) -> bool:
+    pred = as_fn(pred, "every?")
+    for x in iter_seq(coll, "every?"):
+        r = pred(x)
+        if r is None or r is False:
+            return False
+    return True
+
+
+@builtin("not-any?", args="[pred coll]", category="sequences",
+         doc="True if (pred item) is falsey for every item.",
+         ex=(("(not-any? odd? [2 4])", "true"), ("(not-any? odd? [1 2])", "false")))
+def not_any_p(pred: Any, coll: Any) -> bool:
+    return some(pred, coll) is None
+
+
+@builtin("not-every?", args="[pred coll]", category="sequences",
+         doc="True if (pred item) is falsey for at least one item.",
+         ex=(("(not-every? odd? [1 2])", "true"), ("(not-every? odd? [1 3])", "false")))
+def not_every_p(pred: Any, coll: Any) -> bool:
+    return not every_p(pred, coll)
+
+
+# -- apply / realization --------------------------------------------------------------------------------
+
+
+@builtin("apply", args=("[f args]", "[f x args]", "[f x y & more-then-args]"), category="sequences",
+         doc="Calls f with the given args followed by the items of the last argument (a collection).",
+         ex=(("(apply + [1 2 3])", "6"), ("(apply + 1 2 [3 4])", "10"), ("(apply max [3 7 2])", "7"),
+             ("(apply str [\"a\" \"b\"])", "\"ab\"")))
+def apply_(f: Any, *args: Any) -> Any:
+    if not args:
+        raise runtime_error("apply: expected a function and an argument collection",
+                            hint="(apply f coll) calls f with the items of coll as arguments")
+    f = as_fn(f, "apply")
+    last = args[-1]
+    t = type(last)
+    if t is PList or t is PVector or t is MapEntry:
+        rest = last
+    else:
+        rest = _items(last, "apply")
+    if len(args) == 1:
+        return f(*rest)
+    return f(*args[:-1], *rest)
+
+
+@builtin("doall", args=("[coll]", "[n coll]"), category="sequences",
+         doc="Realizes a lazy sequence (the first n items with n) and returns it.",
+         ex=(("(doall (map inc [1 2]))", "(2 3)"), ("(doall (take 3 (range)))", "(0 1 2)")))
+def doall(a: Any, b: Any = _NO) -> Any:
+    if b is _NO:
+        if type(a) is LazySeq:
+            return a.realize()
+        return a
+    n = _count_arg(a, "doall")
+    if type(b) is LazySeq and n > 0:
+        b.nth(_clamp(n))
+    return b
+
+
+@builtin("dorun", args=("[coll]", "[n coll]"), category="sequences",
+         doc="Realizes a lazy sequence (for its side effects) and returns nil.",
+         ex=(("(dorun (map inc [1 2]))", "nil"),))
+def dorun(a: Any, b: Any = _NO) -> None:
+    doall(a, b)
+    return None
+
+
+__all__ = ["eq_key", "kw_values", "map_", "filter_", "reduce_", "apply_", "range_", "RANGE_REALIZE_MAX"]
