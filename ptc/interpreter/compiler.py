@@ -741,7 +741,17 @@ def _runtime_fast(helper: str, arity: int) -> InlineFn:
     return inline
 
 
-_INLINE["assoc"] = _runtime_fast("_assoc3", 3)
+def _assoc_inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
+    if len(args) != 3:
+        return None
+    pm, m = _bind_simple(fn, args[0])
+    k, val = args[1], args[2]
+    if not (_is_simple_text(k) and _is_simple_text(val)):
+        return f"_assoc3({c.mark(node)}{', '.join(args)})"
+    return f"({m}.set({k}, {val}) if type({pm or m}) is _HMap else _assoc3({c.mark(node)}{m}, {k}, {val}))"
+
+
+_INLINE["assoc"] = _assoc_inline
 _INLINE["conj"] = _runtime_fast("_conj2", 2)
 
 _INLINE["inc"] = _inc_dec("+")
