@@ -176,6 +176,9 @@ def run(
         raise PTCError("parse", f"program source must be a string, not {type(source).__name__}")
     if len(source) > limits.max_source:
         raise limit_error("max_source", limits.max_source, f"program source of {len(source)} characters")
+    if data is not None and not isinstance(data, Mapping):
+        raise PTCError("runtime", f"data must be a mapping of names to values, not {type(data).__name__}",
+                       hint='pass data={"orders": [...]} and read it as data/orders')
     data_values = {str(k): v.from_python(val, f"data/{k}") for k, val in (data or {}).items()}
     tool_map = dict(tools or {})
     hist = tuple(history or ())[:3]
@@ -210,6 +213,7 @@ def run(
             pos = rt.error_position(e.__traceback__, _LINE_MAPS)
             if pos is not None:
                 err.at(*pos)
+            state.flush_output()
             err.partial = RunResult(None, tuple(state.prints), tuple(state.tool_calls), mem,  # type: ignore[attr-defined]
                                     steps=state.steps, duration=time.perf_counter() - started)
             raise err.with_traceback(None) from None
@@ -217,5 +221,6 @@ def run(
             sys.setrecursionlimit(old_limit)
             rt.RT["_U"], rt.RT["_ctx"], rt.RT["_n"] = saved
             context.leave(prev_state)
+    state.flush_output()
     return RunResult(value, tuple(state.prints), tuple(state.tool_calls), user, returned, failed,
                      state.steps, time.perf_counter() - started)

@@ -262,7 +262,7 @@ class Compiler:
         vals = self.args(node.args, fn)
         if node.targets:
             lhs = ", ".join(b.py for b in node.targets)
-            fn.emit(f"{lhs} = {', '.join(vals)}{',' if len(vals) == 1 else ''}", node)
+            fn.emit(f"{lhs} = {', '.join(vals)}", node)
         fn.emit("continue")
 
     def letfn(self, node: n.Letfn, fn: _Func) -> None:

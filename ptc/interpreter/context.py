@@ -23,7 +23,7 @@ class RunState:
 
     __slots__ = (
         "limits", "deadline", "steps", "prints", "print_chars", "tool_calls", "tools",
-        "data", "allocated", "max_int", "call_tool",
+        "data", "allocated", "max_int", "call_tool", "pending",
     )
 
     def __init__(self, limits: Limits) -> None:
@@ -38,6 +38,12 @@ class RunState:
         self.allocated = 0
         self.max_int = 1 << limits.max_int_bits
         self.call_tool: Callable[..., Any] | None = None
+        self.pending: str | None = None  # text of `print` calls not yet ended by a newline
+
+    def flush_output(self) -> None:
+        if self.pending is not None:
+            self.prints.append(self.pending)
+            self.pending = None
 
 
 DEFAULT_LIMITS = Limits()
@@ -115,12 +121,19 @@ def int_product_fits(a: int, b: int) -> None:
         raise limit_error("max_int_bits", CURRENT.limits.max_int_bits, "integer too large")
 
 
-def emit_print(text: str) -> None:
+def emit_print(text: str, newline: bool = True) -> None:
+    """Record output. Each completed line is one entry of `prints`: `println` ends a line,
+    `print` continues the current one."""
     st = CURRENT
-    st.print_chars += len(text) + 1
+    st.print_chars += len(text) + (1 if newline else 0)
     if st.print_chars > st.limits.max_output:
         raise limit_error("max_output", st.limits.max_output, "too much printed output")
-    st.prints.append(text)
+    if st.pending is not None:
+        text, st.pending = st.pending + text, None
+    if newline:
+        st.prints.append(text)
+    else:
+        st.pending = text
 
 
 def tick(n: int = 1) -> None:

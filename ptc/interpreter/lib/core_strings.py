@@ -145,10 +145,10 @@ def println(*xs: Any) -> None:
 
 
 @builtin("print", args="[& xs]", category="output",
-         doc="Prints the values (strings unquoted) separated by spaces; each call is one output entry. Returns nil.",
+         doc="Prints the values (strings unquoted) separated by spaces, without ending the line. Returns nil.",
          ex=(("(print \"x\")", "nil"),))
 def print_(*xs: Any) -> None:
-    emit_print(_render(xs, False, _out_cap()))
+    emit_print(_render(xs, False, _out_cap()), newline=False)
 
 
 @builtin("prn", args="[& xs]", category="output",
@@ -159,13 +159,14 @@ def prn(*xs: Any) -> None:
 
 
 @builtin("printf", args="[fmt & args]", category="output",
-         doc="Prints (format fmt args...) as one output entry (a final newline is dropped); returns nil.",
+         doc="Prints (format fmt args...) like print (a trailing %n or \\n ends the line); returns nil.",
          ex=(("(printf \"%s=%d\" \"a\" 1)", "nil"),))
 def printf(fmt: Any, *args: Any) -> None:
     text = format_(fmt, *args)
     if text.endswith("\n"):
-        text = text[:-1]
-    emit_print(text)
+        emit_print(text[:-1])
+    else:
+        emit_print(text, newline=False)
 
 
 # -- format (java.util.Formatter subset) ---------------------------------------------

@@ -1,0 +1,149 @@
+"""Options and helpers shared by the commands that run programs (eval, run, repl)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, Callable, TypeVar
+
+import click
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def data_option(f: F) -> F:
+    return click.option(
+        "--data",
+        "data_path",
+        metavar="FILE.json",
+        type=click.Path(dir_okay=False, allow_dash=True, path_type=str),
+        help="JSON file whose top-level keys the program reads as data/<key> ('-' for stdin).",
+    )(f)
+
+
+def timeout_option(f: F) -> F:
+    return click.option(
+        "--timeout",
+        type=click.FloatRange(min=0, min_open=True),
+        metavar="SECONDS",
+        default=None,
+        help="Wall-clock limit for the program (default: the Limits default).",
+    )(f)
+
+
+def json_option(f: F) -> F:
+    return click.option(
+        "--json",
+        "as_json",
+        is_flag=True,
+        help='Print {"value": ..., "prints": [...]} as JSON instead of Clojure text.',
+    )(f)
+
+
+def load_data(path: str | None) -> dict[str, Any] | None:
+    """The JSON object in `path` ('-' reads stdin), or None when no path is given."""
+    if path is None:
+        return None
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise click.BadParameter(f"cannot read {path}: {e.strerror or e}", param_hint="--data") from e
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise click.BadParameter(
+            f"{path} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})", param_hint="--data"
+        ) from e
+    if not isinstance(data, dict):
+        raise click.BadParameter(
+            f"{path} must hold a JSON object (its keys are read as data/<key>), not a {type(data).__name__}",
+            param_hint="--data",
+        )
+    return data
+
+
+def read_source(path: str) -> str:
+    """Program text from a file ('-' reads stdin)."""
+    try:
+        if path == "-":
+            return sys.stdin.read()
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise click.BadParameter(f"cannot read {path}: {e.strerror or e}", param_hint="PROGRAM") from e
+    except UnicodeDecodeError as e:
+        raise click.BadParameter(f"{path} is not UTF-8 text", param_hint="PROGRAM") from e
+
+
+def make_limits(timeout: float | None) -> Any:
+    """A Limits object for the given options, or None to use the defaults."""
+    if timeout is None:
+        return None
+    import ptc
+
+    return ptc.Limits(timeout=timeout)
+
+
+def run_and_report(source: str, *, data: Any, limits: Any, as_json: bool) -> int:
+    """Run one program, write its prints and value to stdout; returns the exit status.
+
+    Prints come first (one line per println), then the pr-str of the value. A program that
+    ends with `(fail v)` exits 1. Errors go to stderr with the source excerpt, exit 1
+    (lines printed before the error still go to stdout); with --json the error is written
+    to stdout as {"error": {...}, "prints": [...]}.
+    """
+    import ptc
+
+    from .errors import print_error, print_message
+
+    try:
+        result = ptc.run(source, data=data, limits=limits)
+    except ptc.PTCError as err:
+        prints = partial_prints(err)
+        if as_json:
+            click.echo(json.dumps({"error": err.to_dict(), "prints": prints}, ensure_ascii=False))
+        else:
+            for line in prints:
+                click.echo(line)
+        print_error(err, source)
+        return 1
+    except Exception as exc:  # a bug in ptc itself, not in the program
+        report_internal_error(exc)
+        return 1
+    failed = bool(getattr(result, "failed", False))
+    if as_json:
+        out: dict[str, Any] = {"value": ptc.to_python(result.value), "prints": list(result.prints)}
+        if failed:
+            out["failed"] = True
+        click.echo(json.dumps(out, ensure_ascii=False))
+    else:
+        for line in result.prints:
+            click.echo(line)
+        if failed:
+            print_message(f"failed: {ptc.pr_str(result.value)}")
+        else:
+            click.echo(ptc.pr_str(result.value))
+    return 1 if failed else 0
+
+
+def partial_prints(err: BaseException) -> list[str]:
+    """What the program printed before it failed (ptc.run attaches it as `err.partial`)."""
+    partial = getattr(err, "partial", None)
+    return list(getattr(partial, "prints", None) or ())
+
+
+def report_internal_error(exc: BaseException) -> None:
+    """A failure of ptc itself: one line on stderr (the traceback too when PTC_DEBUG is set)."""
+    import os
+    import traceback
+
+    from .errors import print_message
+
+    if os.environ.get("PTC_DEBUG"):
+        traceback.print_exception(exc, file=sys.stderr)
+    print_message(
+        f"internal error: {type(exc).__name__}: {exc} (this is a bug in ptc; set PTC_DEBUG=1 for the traceback)"
+    )

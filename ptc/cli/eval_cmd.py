@@ -1,0 +1,60 @@
+"""`ptc eval EXPR` and `ptc run FILE`: run one program and print its result."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .common import data_option, json_option, load_data, make_limits, read_source, run_and_report, timeout_option
+
+EVAL_EPILOG = """\b
+Examples:
+  ptc eval '(+ 1 2)'
+      3
+  ptc eval '(println "hi") (count data/orders)' --data orders.json
+      hi
+      30
+  ptc eval --json '{:a [1 2]}'
+      {"value": {"a": [1, 2]}, "prints": []}
+"""
+
+RUN_EPILOG = """\b
+Examples:
+  ptc run examples/cli/orders.clj --data examples/cli/orders.json
+  echo '(* 6 7)' | ptc run -
+  ptc run prog.clj --data data.json --json --timeout 5
+"""
+
+
+@click.command("eval", epilog=EVAL_EPILOG)
+@click.argument("expression")
+@data_option
+@json_option
+@timeout_option
+def eval_cmd(expression: str, data_path: str | None, as_json: bool, timeout: float | None) -> None:
+    """Evaluate a PTC-Lisp EXPRESSION and print its value (pr-str).
+
+    Output of println comes first, one line each, then the value. Errors are written
+    to stderr with the offending line and a hint, and the exit status is 1.
+    """
+    data = load_data(data_path)
+    sys.exit(run_and_report(expression, data=data, limits=make_limits(timeout), as_json=as_json))
+
+
+@click.command("run", epilog=RUN_EPILOG)
+@click.argument("program", metavar="PROGRAM", type=click.Path(dir_okay=False, allow_dash=True, path_type=str))
+@data_option
+@json_option
+@timeout_option
+def run_cmd(program: str, data_path: str | None, as_json: bool, timeout: float | None) -> None:
+    """Run the PTC-Lisp file PROGRAM ('-' reads it from stdin) and print its value.
+
+    Output of println comes first, one line each, then the pr-str of the value of the
+    last form. Errors are written to stderr and the exit status is 1.
+    """
+    if program == "-" and data_path == "-":
+        raise click.UsageError("PROGRAM and --data cannot both be read from stdin")
+    source = read_source(program)
+    data = load_data(data_path)
+    sys.exit(run_and_report(source, data=data, limits=make_limits(timeout), as_json=as_json))

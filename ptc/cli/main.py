@@ -1,0 +1,67 @@
+"""The `ptc` console script: a thin click group whose commands live in their own modules.
+
+Commands are imported only when they are invoked (or when `--help` lists them), so
+`import ptc.cli.main` and `ptc --version` stay fast. To add a command, write a module
+defining a click command and add one line to `COMMANDS`.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+
+from ptc import __version__
+
+# command name -> "module:attribute" of the click command implementing it
+COMMANDS: dict[str, str] = {
+    "eval": "ptc.cli.eval_cmd:eval_cmd",
+    "run": "ptc.cli.eval_cmd:run_cmd",
+    "repl": "ptc.cli.repl:repl_cmd",
+}
+
+
+class LazyGroup(click.Group):
+    """A click group that imports each command's module on first use."""
+
+    def __init__(self, *args: object, lazy_commands: dict[str, str] | None = None, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.lazy_commands = dict(lazy_commands or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(self.lazy_commands))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy_commands:
+            return self._load(cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def _load(self, cmd_name: str) -> click.Command:
+        module_name, attr = self.lazy_commands[cmd_name].split(":")
+        command = getattr(importlib.import_module(module_name), attr)
+        if not isinstance(command, click.Command):
+            raise RuntimeError(f"{module_name}:{attr} is not a click command")
+        return command
+
+
+EPILOG = """\b
+Examples:
+  ptc eval '(+ 1 2)'
+  ptc run examples/cli/orders.clj --data examples/cli/orders.json
+  ptc repl
+"""
+
+
+@click.group(
+    cls=LazyGroup,
+    lazy_commands=COMMANDS,
+    epilog=EPILOG,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+@click.version_option(__version__, "-V", "--version", prog_name="ptc", message="%(prog)s %(version)s")
+def main() -> None:
+    """ptc: run PTC-Lisp, a safe subset of Clojure that LLMs write, in a sandbox."""
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
