@@ -16,6 +16,13 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "to_python": ("ptc.interpreter.values", "to_python"),
     "Limits": ("ptc.interpreter.limits", "Limits"),
     "PTCError": ("ptc.interpreter.errors", "PTCError"),
+    "Agent": ("ptc.agent.loop", "Agent"),
+    "Step": ("ptc.agent.loop", "Step"),
+    "Turn": ("ptc.agent.turn", "Turn"),
+    "ScriptedLLM": ("ptc.llm.scripted", "ScriptedLLM"),
+    "RecordingLLM": ("ptc.llm.cassette", "RecordingLLM"),
+    "ReplayLLM": ("ptc.llm.cassette", "ReplayLLM"),
+    "LLMError": ("ptc.llm.base", "LLMError"),
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]

@@ -49,6 +49,7 @@ class RunResult:
     failed: bool = False
     steps: int = 0
     duration: float = 0.0
+    defined: tuple[str, ...] = ()  # names the program def'd, in the order the defs ran (repeats removed)
 
 
 _LINE_MAPS: "OrderedDict[str, dict[int, tuple[int, int]]]" = OrderedDict()
@@ -223,4 +224,13 @@ def run(
             context.leave(prev_state)
     state.flush_output()
     return RunResult(value, tuple(state.prints), tuple(state.tool_calls), user, returned, failed,
-                     state.steps, time.perf_counter() - started)
+                     state.steps, time.perf_counter() - started, _latest_order(state.defined))
+
+
+def _latest_order(names: list[str]) -> tuple[str, ...]:
+    """Definition order where a redefinition counts at its latest position."""
+    seen: dict[str, None] = {}
+    for name in names:
+        seen.pop(name, None)
+        seen[name] = None
+    return tuple(seen)

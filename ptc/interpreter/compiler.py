@@ -357,7 +357,7 @@ class Compiler:
             return self.fn(node)  # type: ignore[arg-type]
         if t is n.Def:
             val = self.expr(node.value, fn)  # type: ignore[attr-defined]
-            fn.emit(f"_U[{node.name!r}] = {val}", node)  # type: ignore[attr-defined]
+            fn.emit(f"_def({node.name!r}, {val})", node)  # type: ignore[attr-defined]
             return self.const(v.Symbol(f"#'user/{node.name}"))  # type: ignore[attr-defined]
         if t is n.VectorLit:
             items = self.args(node.items, fn)  # type: ignore[attr-defined]
@@ -697,7 +697,11 @@ def _numeric_binop(op: str, float_only: bool = False) -> InlineFn:
             fb = type(_const_of(node.args[1])) is float
             if not (fa or fb):
                 checks.append(f"(type({a}) is float or type({b}) is float)")
-        return f"({a} {op} {b} if {' and '.join(checks)} else {slow}{a}, {b}))"
+        fast = f"{a} {op} {b}"
+        if op in ("+", "-"):  # keep the integer-size limit: results past it go through _big
+            r = fn.tmp()
+            fast = f"({r} if -_MAXI < ({r} := {fast}) < _MAXI else _big({r}))"
+        return f"({fast} if {' and '.join(checks)} else {slow}{a}, {b}))"
 
     return inline
 
@@ -712,7 +716,9 @@ def _inc_dec(op: str) -> InlineFn:
             return None
         pa, a = _bind_simple(fn, args[0])
         first = f"type({pa or a}) in _NUMT"
-        return f"({a} {op} 1 if {first} else {c.builtin(node.fn.builtin)}({c.mark(node)}{a}))"  # type: ignore[attr-defined]
+        r = fn.tmp()
+        fast = f"({r} if -_MAXI < ({r} := {a} {op} 1) < _MAXI else _big({r}))"
+        return f"({fast} if {first} else {c.builtin(node.fn.builtin)}({c.mark(node)}{a}))"  # type: ignore[attr-defined]
 
     return inline
 

@@ -23,7 +23,7 @@ class RunState:
 
     __slots__ = (
         "limits", "deadline", "steps", "prints", "print_chars", "tool_calls", "tools",
-        "data", "allocated", "max_int", "call_tool", "pending",
+        "data", "allocated", "max_int", "call_tool", "pending", "defined",
     )
 
     def __init__(self, limits: Limits) -> None:
@@ -39,6 +39,7 @@ class RunState:
         self.max_int = 1 << limits.max_int_bits
         self.call_tool: Callable[..., Any] | None = None
         self.pending: str | None = None  # text of `print` calls not yet ended by a newline
+        self.defined: list[str] = []  # names def'd by the program, in execution order
 
     def flush_output(self) -> None:
         if self.pending is not None:

@@ -104,7 +104,7 @@ class _Printer:
             self.w(format_double(x))
         elif t is v.Keyword:
             self.w(":" + x.name)
-        elif t is v.Symbol:
+        elif t is v.Symbol or t is _Ellipsis:
             self.w(x.name)
         elif t in v.VECTOR_TYPES:
             self.seq("[", x, "]")
@@ -123,6 +123,18 @@ class _Printer:
             self.w("}")
         elif t in v.SET_TYPES:
             self.seq("#{", sorted(x, key=_set_order), "}")
+        elif t is _OrderedPairs:
+            self.w("{")
+            for i, (k, val) in enumerate(x):
+                if i:
+                    self.w(", ")
+                if k is _ELLIPSIS:
+                    self.w("...")
+                    continue
+                self.p(k)
+                self.w(" ")
+                self.p(val)
+            self.w("}")
         elif t is v.Regex:
             self.w('#"' + x.source + '"')
         elif callable(x):
@@ -145,20 +157,6 @@ def pr_str(x: Any, *, max_len: int | None = None, readable: bool = True) -> str:
     return "".join(pr.out)
 
 
-def str_of(x: Any) -> str:
-    """Clojure `str` of one value: nil is empty, strings raw, everything else readable."""
-    if x is None:
-        return ""
-    t = type(x)
-    if t is str:
-        return x
-    if t is int:
-        return str(x)
-    if t is float:
-        return format_double(x).replace("##", "") if not math.isfinite(x) else format_double(x)
-    return pr_str(x)
-
-
 def print_str(x: Any) -> str:
     """What `print`/`println` show: like pr-str but strings unquoted at every depth."""
     return pr_str(x, readable=False)
@@ -170,3 +168,77 @@ def truncate(x: Any, limit: int) -> str:
     if len(text) <= limit:
         return text
     return text[: max(0, limit - 3)] + "..."
+
+
+def type_label(x: Any) -> str:
+    """The compact type vocabulary shown to models: list[N], map[N], string, integer, float,
+    boolean, keyword, nil, set[N], #fn[name]."""
+    if x is None:
+        return "nil"
+    t = type(x)
+    if t is bool:
+        return "boolean"
+    if t is int:
+        return "integer"
+    if t is float:
+        return "float"
+    if t is str:
+        return "string"
+    if t is v.Keyword:
+        return "keyword"
+    if t in v.MAP_TYPES:
+        return f"map[{len(x)}]"
+    if t in v.SET_TYPES:
+        return f"set[{len(x)}]"
+    if t in v.VECTOR_TYPES or t is v.PList:
+        return f"list[{len(x)}]"
+    if t is v.LazySeq:
+        return "list"
+    if t is v.Regex:
+        return "regex"
+    if callable(x):
+        return f"#fn[{_fn_name(x)}]"
+    return v.type_name(x)
+
+
+def sample_text(x: Any, *, limit: int = 3, max_chars: int = 80) -> str:
+    """Clojure text of a value with at most `limit` items per collection and `max_chars`
+    characters in all (the seed's Format.to_clojure(value, limit:, printable_limit:))."""
+    return truncate(_limit_items(x, limit, 0), max_chars)
+
+
+def _limit_items(x: Any, limit: int, depth: int) -> Any:
+    t = type(x)
+    if depth > 4:
+        return x
+    if t in v.VECTOR_TYPES:
+        items = [_limit_items(i, limit, depth + 1) for i in list(x)[:limit]]
+        return v.vec(items + ([_ELLIPSIS] if len(x) > limit else []))
+    if t is v.PList or t is v.LazySeq:
+        head = list(x)[: limit + 1] if t is v.PList else [i for _, i in zip(range(limit + 1), x)]
+        items = [_limit_items(i, limit, depth + 1) for i in head[:limit]]
+        return v.PList(items + ([_ELLIPSIS] if len(head) > limit else []))
+    if t in v.MAP_TYPES:
+        pairs = list(x.items())
+        out = [(k, _limit_items(val, limit, depth + 1)) for k, val in pairs[:limit]]
+        if len(pairs) > limit:
+            out.append((_ELLIPSIS, _ELLIPSIS))
+        return _OrderedPairs(out)
+    if t in v.SET_TYPES:
+        items = sorted(x, key=_set_order)
+        return v.make_set(items[:limit]) if len(items) <= limit else v.vec(items[:limit] + [_ELLIPSIS])
+    return x
+
+
+class _Ellipsis(v.Symbol):
+    def __init__(self) -> None:
+        super().__init__("...")
+
+
+_ELLIPSIS = _Ellipsis()
+
+
+class _OrderedPairs(tuple):  # type: ignore[type-arg]
+    """Map items in order, printed as a map (for samples only)."""
+
+    __slots__ = ()

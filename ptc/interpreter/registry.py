@@ -132,6 +132,6 @@ def load_library() -> None:
     """Import the library modules (they register themselves); idempotent."""
     global _loaded
     if not _loaded:
-        from . import lib  # noqa: F401
+        from . import analyzer, lib  # noqa: F401  (the analyzer registers the special forms)
 
         _loaded = True

@@ -89,6 +89,18 @@ def _budget() -> None:
         raise limit_error("timeout", st.limits.timeout, "program ran too long")
 
 
+def _def(name: str, value: Any) -> None:
+    RT["_U"][name] = value
+    context.CURRENT.defined.append(name)
+
+
+def _big(x: Any) -> Any:
+    """An inline +/-/inc/dec result beyond the fast bound: floats pass, huge ints are refused."""
+    if type(x) is int:
+        return context.check_int(x)
+    return x
+
+
 def _data(name: str) -> Any:
     return RT["_ctx"].data[name]
 
@@ -291,7 +303,7 @@ def no_matching_clause(x: Any) -> Any:
 
 
 RT.update({
-    "_n": STEP_CHUNK, "_budget": _budget, "_data": _data, "_hist": _hist, "_tool": _tool,
+    "_n": STEP_CHUNK, "_budget": _budget, "_def": _def, "_big": _big, "_MAXI": 1 << 62, "_data": _data, "_hist": _hist, "_tool": _tool,
     "_tool_fn": _tool_fn, "_invoke": _invoke, "_rest_args": _rest_args, "_plist": _plist,
     "_set_lit": _set_lit, "_map_lit": _map_lit, "_iter": _iter, "_case_key": case_key, "_no_case": _no_case,
     "_arity_error": _arity_error, "_throw": _throw, "_catch": _catch, "_Return": _Return, "_Fail": _Fail,

@@ -2,9 +2,10 @@
 
 Conventions (see docs/deviations.md):
 - A keyword key on a map that lacks it but has the same-named *string* key refers to that
-  string key (JSON data): get/get-in/find/select-keys/contains? read it, and
-  assoc/assoc-in/update/update-in/dissoc write it, so a string-keyed record never ends
-  up with both "a" and :a.
+  string key (JSON data): get/get-in/find/select-keys/contains? read it. Functions that
+  read a key and write it back act on the key they found: update, update-in, the
+  intermediate levels of assoc-in, and dissoc (so `(get (dissoc m :a) :a)` is nil).
+  A pure write (assoc, the last key of assoc-in) uses the exact key, as in Clojure.
 - `rest`/`next`/`seq` of a large vector or list is an O(1) view (a LazySeq reading the
   original), so `(loop [xs v] ... (recur (rest xs)))` stays linear.
 """
@@ -119,7 +120,7 @@ def _view(root: Any, start: int) -> LazySeq:
 
 
 def _lazy_rest(s: LazySeq) -> LazySeq:
-    it = s._it  # noqa: SLF001 - flatten views so chains of rest never nest
+    it = getattr(s, "_it", None)  # flatten views so chains of rest never nest
     if type(it) is _Tail:
         return _view(it.root, it.start + 1)
     return _view(s, 1)
@@ -210,38 +211,46 @@ def boolean(x: Any) -> bool:
 # -- conj / cons / into ---------------------------------------------------------------
 
 
+def _map_entries(item: Any, who: str) -> Any:
+    t = type(item)
+    if t is MapEntry or (t is PVector and len(item) == 2):
+        return (item,)
+    if t is FMap or t is HMap:
+        return item.items()
+    if item is None:
+        return ()
+    if t is PVector:
+        raise runtime_error(f"{who}: a vector added to a map must be a [key value] pair, got {short(item)}")
+    raise runtime_error(f"{who}: can only add maps or [key value] pairs to a map, got {_desc(item)}")
+
+
 def _map_put_all(m: Any, items: Any, who: str, combine: Any = None) -> Any:
     """m with every entry of `items` (maps, [k v] vectors or nil) added; later wins
     (or combine(old, new) when given and the key exists)."""
-    if type(m) is HMap:
-        mm = m._m.mutate()  # noqa: SLF001 - batch edits on the HAMT
-        put, get = mm.set, mm.get
-    else:
-        d = dict(m)
-        put, get = d.__setitem__, d.get
-    for item in items:
-        t = type(item)
-        if t is MapEntry or (t is PVector and len(item) == 2):
-            entries: Any = (item,)
-        elif t is FMap or t is HMap:
-            entries = item.items()
-        elif item is None:
-            continue
-        elif t is PVector:
-            raise runtime_error(f"{who}: a vector added to a map must be a [key value] pair, got {short(item)}")
-        else:
-            raise runtime_error(f"{who}: can only add maps or [key value] pairs to a map, got {_desc(item)}")
-        if combine is None:
-            for k, v in entries:
-                put(k, v)
-        else:
-            for k, v in entries:
-                old = get(k, _MISSING)
-                put(k, v if old is _MISSING else combine(old, v))
-    if type(m) is HMap:
-        r = HMap(mm.finish())
+    if type(m) is HMap:  # persistent big map: per-entry set is cheap
+        r = m
+        for item in items:
+            for k, v in _map_entries(item, who):
+                if combine is not None:
+                    old = r.get(k, _MISSING)
+                    if old is not _MISSING:
+                        v = combine(old, v)
+                r = r.set(k, v)
         _guard(len(r))
         return r
+    d = dict(m)
+    for item in items:
+        if combine is None:
+            t = type(item)
+            if t is MapEntry or (t is PVector and len(item) == 2):
+                d[item[0]] = item[1]
+            else:
+                d.update(_map_entries(item, who))
+        else:
+            get = d.get
+            for k, v in _map_entries(item, who):
+                old = get(k, _MISSING)
+                d[k] = v if old is _MISSING else combine(old, v)
     _guard(len(d))
     return FMap(d) if len(d) <= SMALL else HMap(d)
 
@@ -310,8 +319,8 @@ def cons(x: Any, coll: Any) -> Any:
     if coll is None:
         return PList((x,))
     if t is LazySeq:
-        if coll._it is None:  # noqa: SLF001 - fully realized: no need to nest
-            return PList((x,) + tuple(coll._cache))  # noqa: SLF001
+        if getattr(coll, "_done", False):  # fully realized: no need to nest
+            return PList((x,) + coll.realize())
         return LazySeq(itertools.chain((x,), coll))
     if t is PVector or t is MapEntry or t is str:
         _big(len(coll) + 1, "cons")
@@ -336,12 +345,13 @@ def _into(to: Any, items: Any, who: str = "into") -> Any:
     if t is FSet or t is HSet:
         src = iter_seq(items, who) if ti is not list else items
         if t is HSet:
-            mm = to._m.mutate()  # noqa: SLF001
-            for x in src:
-                mm[x] = True
-            r = mm.finish()
-            _guard(len(r))
-            return HSet(r)
+            src = list(src)
+            if len(src) < 256:
+                r = to
+                for x in src:
+                    r = set_conj(r, x)
+                _guard(len(r))
+                return r
         s = set(to)
         s.update(src)
         _guard(len(s))
@@ -393,12 +403,8 @@ def into(*args: Any) -> Any:
 def _assoc1(m: Any, k: Any, v: Any) -> Any:
     t = type(m)
     if t is FMap:
-        if type(k) is Keyword and k not in m and k.name in m:
-            k = k.name
         return _massoc(m, k, v)
     if t is HMap:
-        if type(k) is Keyword and k not in m and k.name in m:
-            k = k.name
         r = m.set(k, v)
         if (len(r) & 1023) == 0:
             _guard(len(r))
@@ -428,8 +434,8 @@ def _assoc1(m: Any, k: Any, v: Any) -> Any:
          ex=(("(assoc {:a 1} :b 2)", "{:a 1, :b 2}"), ("(assoc [1 2] 0 9)", "[9 2]"),
              ("(assoc nil :a 1 :b 2)", "{:a 1, :b 2}")))
 def assoc(m: Any, k: Any, v: Any, *kvs: Any) -> Any:
-    if type(m) is FMap and not kvs and (k in m or (len(m) < SMALL and not (type(k) is Keyword and k.name in m))):
-        n = FMap(m)  # hot path: small record, plain key
+    if type(m) is FMap and not kvs and (len(m) < SMALL or k in m):
+        n = FMap(m)  # hot path: small record
         _dset(n, k, v)
         return n
     m = _assoc1(m, k, v)
@@ -733,7 +739,9 @@ def _merge2(a: Any, b: Any) -> Any:
         d.update(b)
         return FMap(d) if len(d) <= SMALL else HMap(d)
     if ta is HMap and (tb is FMap or tb is HMap):
-        r = HMap(a._m.update(b._m if tb is HMap else b))  # noqa: SLF001
+        r = a
+        for k, v in b.items():
+            r = r.set(k, v)
         _guard(len(r))
         return r
     return _map_put_all(a, (b,), "merge")
@@ -862,6 +870,9 @@ def seq(coll: Any) -> Any:
     if coll is None:
         return None
     if t is LazySeq:
+        tl = getattr(coll, "_it", None)
+        if type(tl) is _Tail and type(tl.root) is not LazySeq:  # a view: no realization
+            return coll if tl.start < len(tl.root) else None
         return None if coll.nth(0, _MISSING) is _MISSING else coll
     if t is FMap or t is HMap or t is FSet or t is HSet:
         if not coll:
@@ -881,6 +892,9 @@ def first(coll: Any) -> Any:
     if coll is None:
         return None
     if t is LazySeq:
+        tl = getattr(coll, "_it", None)
+        if type(tl) is _Tail and type(tl.root) is not LazySeq:  # a view: read the root
+            return tl.root[tl.start] if tl.start < len(tl.root) else None
         return coll.nth(0, None)
     if t is FMap or t is HMap:
         for kv in coll.items():
@@ -960,6 +974,9 @@ def rest(coll: Any) -> Any:
 def _next(coll: Any, who: str) -> Any:
     t = type(coll)
     if t is LazySeq:
+        tl = getattr(coll, "_it", None)
+        if type(tl) is _Tail and type(tl.root) is not LazySeq:  # a view: no realization
+            return _view(tl.root, tl.start + 1) if tl.start + 1 < len(tl.root) else None
         if coll.nth(1, _MISSING) is _MISSING:
             return None
         return _lazy_rest(coll)

@@ -45,7 +45,6 @@ from ..values import (
 )
 from .transducers import (
     Reduced,
-    check_count,
     dedupe_xf,
     distinct_xf,
     drop_while_xf,
@@ -67,7 +66,6 @@ from .transducers import (
 
 _NO = object()
 _pymap = builtins.map
-_pyfilter = builtins.filter
 _islice = itertools.islice
 _chain = itertools.chain
 
@@ -136,13 +134,6 @@ def _count_arg(n: Any, who: str) -> int:
 
 def _clamp(n: int) -> int:
     return n if n <= sys.maxsize else sys.maxsize
-
-
-def _lazy_any(colls: tuple[Any, ...]) -> bool:
-    for c in colls:
-        if type(c) is LazySeq:
-            return True
-    return False
 
 
 def kw_values(k: Keyword, rows: Any) -> list[Any] | None:
@@ -527,7 +518,7 @@ def drop_last(a: Any, b: Any = _NO) -> Any:
     if type(coll) is LazySeq:
         if n <= 0:
             return coll
-        return LazySeq(_drop_last_gen(coll, n))
+        return LazySeq(_drop_last_gen(coll, _clamp(n)))
     items = _items(coll, "drop-last")
     if n <= 0:
         return PList(items)
@@ -556,6 +547,7 @@ def take_nth(n: Any, coll: Any = _NO) -> Any:
         it = iter(iter_seq(coll, "take-nth"))
         first = next(it, _NO)
         return EMPTY_LIST if first is _NO else LazySeq(itertools.repeat(first))
+    n = _clamp(n)
     t = type(coll)
     if t in _REAL:
         return PList(coll[::n]) if t is not PVector else PList(_islice(coll, 0, None, n))
@@ -769,7 +761,7 @@ def _positive(n: Any, who: str, what: str = "n") -> int:
     n = _count_arg(n, who)
     if n <= 0:
         raise runtime_error(f"{who}: {what} must be a positive number, got {n}")
-    return n
+    return _clamp(n)
 
 
 def _windows(it: Iterable[Any], n: int, step: int, pad: Any, all_: bool) -> Iterator[PList]:
@@ -981,18 +973,44 @@ def _utf16(s: str) -> bytes:
     return s.encode("utf-16-be", "surrogatepass")
 
 
+_DIRECTIONS: dict[int, tuple[Any, bool, bool]] = {}
+
+
+def _direction(comp: Any) -> tuple[bool, bool] | None:
+    """(descending, numbers_only) when comp is the builtin compare, < or >, else None."""
+    if not _DIRECTIONS:
+        from ..registry import REGISTRY
+
+        # not <= / >=: they are inconsistent comparators (equal items swap), left to the cmp path
+        for name, desc, nums in (("compare", False, False), ("<", False, True), (">", True, True)):
+            b = REGISTRY.get(name)
+            if b is not None:
+                _DIRECTIONS[id(b.fn)] = (b.fn, desc, nums)
+    d = _DIRECTIONS.get(id(comp))
+    if d is None or d[0] is not comp:
+        return None
+    return d[1], d[2]
+
+
 def _sorted(items: list[Any], keys: list[Any] | None, comp: Any, who: str) -> PList:
     n = len(items)
     if n > 50_000:
         context.tick(n)
-    if comp is _NO:
+    direction = (False, False) if comp is _NO else _direction(comp)
+    if direction is not None:
+        # stable in both directions: Python keeps equal items in input order even with
+        # reverse=True, as Clojure does for a boolean comparator like >.
+        desc, nums_only = direction
         kind = _fast_kind(items if keys is None else keys)
-        if kind is not None:
+        if kind is _NUMS or (kind is _STRS and not nums_only):
             if keys is None:
-                return PList(sorted(items, key=_utf16) if kind is _STRS else sorted(items))
+                if kind is _STRS:
+                    return PList(sorted(items, key=_utf16, reverse=desc))
+                return PList(sorted(items, reverse=desc))
             ks = [_utf16(k) for k in keys] if kind is _STRS else keys
-            order = sorted(range(n), key=ks.__getitem__)
+            order = sorted(range(n), key=ks.__getitem__, reverse=desc)
             return PList([items[i] for i in order])
+    if comp is _NO:
         cmp = _compare()
     else:
         cmp = _comparator(comp, who)

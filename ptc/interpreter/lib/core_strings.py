@@ -12,7 +12,7 @@ from ..context import check_string, emit_print
 from ..errors import runtime_error
 from ..printer import format_double, pr_str
 from ..registry import builtin
-from ..values import Keyword, Regex, Symbol, short, type_name
+from ..values import Keyword, Regex, Symbol, short
 from .core_numbers import describe
 
 _NOARG: Any = object()
@@ -158,6 +158,12 @@ def prn(*xs: Any) -> None:
     emit_print(_render(xs, True, _out_cap()))
 
 
+@builtin("newline", args="[]", category="output", doc="Ends the current line of output. Returns nil.",
+         ex=(("(newline)", "nil"),))
+def newline() -> None:
+    emit_print("")
+
+
 @builtin("printf", args="[fmt & args]", category="output",
          doc="Prints (format fmt args...) like print (a trailing %n or \\n ends the line); returns nil.",
          ex=(("(printf \"%s=%d\" \"a\" 1)", "nil"),))
@@ -191,6 +197,16 @@ def _decimal(x: float) -> Decimal:
 
 
 def _fixed(x: float, prec: int) -> str:
+    """Java's %.Nf: HALF_UP rounding of the shortest decimal form of x (not of its binary value)."""
+    r = repr(abs(x))
+    if "e" not in r:
+        ip, _, frac = r.partition(".")
+        n = len(frac)
+        if n <= prec:
+            return ip + "." + frac + "0" * (prec - n) if prec else ip
+        if n > prec + 1 or frac[-1] != "5":
+            # no decimal tie: rounding the binary value gives the same digits
+            return f"{abs(x):.{prec}f}"
     q = _decimal(x).quantize(Decimal(1).scaleb(-prec), rounding=ROUND_HALF_UP, context=_DEC_CTX)
     return format(q, "f")
 
@@ -312,7 +328,7 @@ def _conv(conv: str, flags: str, width: int | None, prec: int | None, arg: Any) 
         if upper:
             body = body.upper()
         return _signed(body, neg, flags, width)
-    else:
+    else:  # pragma: no cover - _parse_format refuses other conversions
         raise _fmt_err(f"unsupported conversion %{conv}")
     if prec is not None and lower in "sb":
         text = text[:prec]
@@ -329,61 +345,88 @@ def _conv(conv: str, flags: str, width: int | None, prec: int | None, arg: Any) 
              ("(format \"%,d\" 1234567)", "\"1,234,567\""), ("(format \"%x\" 255)", "\"ff\"")))
 def format_(fmt: Any, *args: Any) -> str:
     fmt = _text("format", fmt)
+    specs = _FORMATS.get(fmt)
+    if specs is None:
+        specs = _parse_format(fmt)
     out: list[str] = []
     total = 0
-    pos = 0
     next_arg = 0
     last_arg: Any = _NOARG
     cap = _cap()
-    for m in _SPEC.finditer(fmt):
-        if m.start() > pos:
-            lit = fmt[pos:m.start()]
-            if "%" in lit:
-                bad = lit[lit.index("%"):lit.index("%") + 2]
-                raise _fmt_err(f"unknown format specifier {bad!r}")
-            out.append(lit)
-            total += len(lit)
-        pos = m.end()
-        index, flags, width_s, prec_s, conv = m.groups()
-        width = int(width_s) if width_s else None
-        prec = int(prec_s) if prec_s else None
-        if (width or 0) > _SMALL or (prec or 0) > _SMALL:
-            check_string(max(width or 0, prec or 0), "format width")
+    nargs = len(args)
+    for item in specs:
+        if type(item) is str:
+            out.append(item)
+            total += len(item)
+            continue
+        text, index, flags, width, prec, conv = item
         if conv == "%":
             piece = _pad("%", width, "-" in flags)
         elif conv == "n":
             piece = "\n"
         else:
-            if "<" in flags:
-                if last_arg is _NOARG:
-                    raise _fmt_err(f"missing argument for format specifier {m.group(0)!r}")
-                arg = last_arg
-            elif index is not None:
-                i = int(index) - 1
-                if not 0 <= i < len(args):
-                    raise _fmt_err(f"missing argument for format specifier {m.group(0)!r}")
-                arg = args[i]
-            else:
-                if next_arg >= len(args):
-                    raise _fmt_err(f"missing argument for format specifier {m.group(0)!r} "
-                                   f"({len(args)} argument(s) given)")
+            if index is None:
+                if next_arg >= nargs:
+                    raise _fmt_err(f"missing argument for format specifier {text!r} ({nargs} argument(s) given)")
                 arg = args[next_arg]
                 next_arg += 1
+            elif index < 0:  # %<s: the previous argument again
+                if last_arg is _NOARG:
+                    raise _fmt_err(f"missing argument for format specifier {text!r}")
+                arg = last_arg
+            else:
+                if index >= nargs:
+                    raise _fmt_err(f"missing argument for format specifier {text!r}")
+                arg = args[index]
             last_arg = arg
             piece = _conv(conv, flags, width, prec, arg)
         out.append(piece)
         total += len(piece)
         if total > cap:
             check_string(total)
-    rest = fmt[pos:]
-    if "%" in rest:
-        bad = rest[rest.index("%"):rest.index("%") + 2]
-        raise _fmt_err(f"unknown format specifier {bad!r}")
-    out.append(rest)
-    total += len(rest)
     if total > _SMALL:
         check_string(total)
     return "".join(out)
+
+
+_FORMATS: dict[str, list[Any]] = {}
+
+
+def _parse_format(fmt: str) -> list[Any]:
+    """Literal strings and (text, arg-index, flags, width, precision, conversion) specs."""
+    items: list[Any] = []
+    pos = 0
+    for m in _SPEC.finditer(fmt):
+        if m.start() > pos:
+            items.append(_literal(fmt[pos:m.start()]))
+        pos = m.end()
+        index_s, flags, width_s, prec_s, conv = m.groups()
+        width = int(width_s) if width_s else None
+        prec = int(prec_s) if prec_s else None
+        if (width or 0) > _SMALL or (prec or 0) > _SMALL:
+            check_string(max(width or 0, prec or 0), "format width")
+        if conv not in _CONVERSIONS:
+            raise _fmt_err(f"unsupported conversion %{conv}")
+        index = -1 if "<" in flags else (int(index_s) - 1 if index_s is not None else None)
+        items.append((m.group(0), index, flags, width, prec, conv))
+    if pos < len(fmt):
+        items.append(_literal(fmt[pos:]))
+    if len(fmt) <= 1000 and all((it[3] or 0) <= _SMALL and (it[4] or 0) <= _SMALL
+                                for it in items if type(it) is tuple):
+        if len(_FORMATS) >= 256:
+            _FORMATS.clear()
+        _FORMATS[fmt] = items
+    return items
+
+
+_CONVERSIONS = frozenset("sSdxXobBcCeEfgG%n")
+
+
+def _literal(lit: str) -> str:
+    if "%" in lit:
+        i = lit.index("%")
+        raise _fmt_err(f"unknown format specifier {lit[i:i + 2]!r}")
+    return lit
 
 
 # -- names, keywords, symbols --------------------------------------------------------
@@ -531,4 +574,4 @@ def char(x: Any) -> str:
     raise runtime_error(f"char: expected an integer code point, got {describe(x)}")
 
 
-__all__ = ["str_value", "format_", "str_", "type_name"]
+__all__ = ["str_value", "format_", "str_"]

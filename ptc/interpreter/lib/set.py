@@ -25,6 +25,7 @@ from ..values import (
     iter_seq,
     lookup,
     make_set,
+    set_conj,
     short,
     truthy,
     type_name,
@@ -44,6 +45,13 @@ def _as_set(x: Any, who: str) -> Any:
     if x is None:
         return EMPTY_SET
     return make_set(iter_seq(x, who))
+
+
+def _size(x: Any) -> int:
+    t = type(x)
+    if t is FSet or t is HSet or t is PVector or t is PList or t is FMap or t is HMap or t is str:
+        return len(x)
+    return 1 << 30  # unknown (lazy): rebuild
 
 
 def _map_of(d: dict[Any, Any]) -> Any:
@@ -70,14 +78,12 @@ def union(*sets: Any) -> Any:
     others = [s for s in sets if s is not base and s is not None]
     if not others:
         return base
-    if type(base) is HSet:
-        mm = base._m.mutate()  # noqa: SLF001
+    if type(base) is HSet and sum(_size(s) for s in others) < 256:
+        r = base
         for s in others:
             for x in iter_seq(s, "union"):
-                mm[x] = True
-        r = mm.finish()
-        _check(len(r), "union")
-        return HSet(r)
+                r = set_conj(r, x)
+        return r
     acc = set(base)
     for s in others:
         acc.update(iter_seq(s, "union"))

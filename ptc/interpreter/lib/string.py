@@ -135,7 +135,7 @@ def split_lines(s: Any) -> Any:
 # -- replace ------------------------------------------------------------------------------
 
 
-def _template(t: str, c: Compiled) -> list[Any]:
+def _template(who: str, t: str, c: Compiled) -> list[Any]:
     """Java replacement syntax: $n / ${name} are groups, backslash escapes the next character."""
     pieces: list[Any] = []
     buf: list[str] = []
@@ -145,28 +145,28 @@ def _template(t: str, c: Compiled) -> list[Any]:
         if ch == "\\":
             i += 1
             if i >= n:
-                raise runtime_error("str/replace: character to be escaped is missing at the end of the replacement",
+                raise runtime_error(f"{who}: character to be escaped is missing at the end of the replacement",
                                     hint="use str/re-quote-replacement for literal replacements")
             buf.append(t[i])
             i += 1
         elif ch == "$":
             i += 1
             if i >= n:
-                raise runtime_error("str/replace: illegal group reference: group index is missing after $",
+                raise runtime_error(f"{who}: illegal group reference: group index is missing after $",
                                     hint="write \\\\$ for a literal dollar sign")
             if t[i] == "{":
                 end = t.find("}", i)
                 if end < 0:
-                    raise runtime_error("str/replace: named group reference is missing a trailing }")
+                    raise runtime_error(f"{who}: named group reference is missing a trailing }}")
                 gname = t[i + 1:end]
                 if gname not in c.groupindex:
-                    raise runtime_error(f"str/replace: no group with name {{{gname}}}")
+                    raise runtime_error(f"{who}: no group with name {{{gname}}}")
                 g = c.groupindex[gname]
                 i = end + 1
             else:
                 d = t[i]
                 if not ("0" <= d <= "9"):
-                    raise runtime_error("str/replace: illegal group reference in replacement",
+                    raise runtime_error(f"{who}: illegal group reference in replacement",
                                         hint="write \\\\$ for a literal dollar sign")
                 g = ord(d) - 48
                 i += 1
@@ -177,7 +177,7 @@ def _template(t: str, c: Compiled) -> list[Any]:
                     g = ng
                     i += 1
                 if g > c.groups:
-                    raise runtime_error(f"str/replace: no group {g} in regex")
+                    raise runtime_error(f"{who}: no group {g} in regex")
             if buf:
                 pieces.append("".join(buf))
                 buf = []
@@ -234,7 +234,7 @@ def _replace_regex(who: str, s: str, c: Compiled, rep: Any, first: bool) -> str:
         a, b = sp[0]
         if fn is None:
             if pieces is None:
-                pieces = _template(rep, c)
+                pieces = _template(who, rep, c)
             r = _expand(pieces, s, sp)
         else:
             r = fn(groups_of(s, sp))

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable
 
 from .. import context
-from ..errors import limit_error, runtime_error
+from ..errors import PTCError, limit_error, runtime_error
 from ..registry import builtin
 from ..values import (
     LazySeq,
@@ -27,7 +27,6 @@ from ..values import (
     equals,
     iter_seq,
     short,
-    truthy,
     type_name,
     vec,
 )
@@ -157,7 +156,13 @@ def transduce(xform: Any, f: Any, init: Any, coll: Any = _NO) -> Any:
         coll = init
         init = f()
     rf = xform(f)
-    return rf(reduce_steps(rf, init, coll, "transduce"))
+    result = reduce_steps(rf, init, coll, "transduce")
+    try:
+        return rf(result)
+    except PTCError as e:
+        if e.hint is None and "args" in e.message:
+            e.hint = "transduce finishes with (f result): wrap a 2-argument fn f as (completing f)"
+        raise
 
 
 def _collector(out: list[Any]) -> Callable[..., Any]:

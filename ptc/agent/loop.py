@@ -1,0 +1,354 @@
+"""The agent loop: mission in; the LLM writes PTC-Lisp turn by turn until it returns.
+
+The loop itself is a generator (`_turns`) that yields what it needs from the outside world
+(an LLM reply, a program run) and receives the answer, so the synchronous `run` and the
+asynchronous `arun` drive the very same logic.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, AsyncIterator, Callable, Generator, Mapping, Sequence
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..interpreter import values as V
+from ..interpreter.api import RunResult, run as run_program
+from ..interpreter.errors import PTCError
+from ..interpreter.limits import Limits
+from ..interpreter.printer import pr_str
+from ..llm.base import LLMError, Messages, Reply, Usage, acomplete, as_llm
+from .events import Emitter, Event, EventHandler
+from .response import extract_code
+from .signature import Signature
+from .turn import ErrorInfo, ToolCallRecord, Turn
+
+
+class RunUsage(BaseModel):
+    """Tokens and cost per turn and in total; compression figures when a strategy reports them."""
+
+    model_config = ConfigDict(frozen=True)
+
+    total: Usage = Field(default_factory=Usage)
+    per_turn: tuple[Usage, ...] = ()
+    compression: dict[str, Any] | None = None
+
+    @property
+    def prompt_tokens(self) -> int:
+        return self.total.prompt_tokens
+
+    @property
+    def completion_tokens(self) -> int:
+        return self.total.completion_tokens
+
+    @property
+    def cost(self) -> float | None:
+        return self.total.cost
+
+
+class Step(BaseModel):
+    """The outcome of a run: the answer or the error, and everything that led there."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    ok: bool
+    value: Any = None
+    error: ErrorInfo | None = None
+    turns: tuple[Turn, ...] = ()
+    usage: RunUsage = Field(default_factory=RunUsage)
+    messages: tuple[dict[str, str], ...] = ()
+    run_id: str = ""
+    duration: float = 0.0
+    trace_path: str | None = None
+    memory: Mapping[str, Any] = Field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _AskLLM:
+    messages: Messages
+
+
+@dataclass(frozen=True)
+class _RunProgram:
+    code: str
+    memory: Mapping[str, Any]
+    history: tuple[Any, ...]
+
+
+class Agent:
+    """A mission, tools and data; `run()` lets the LLM solve it in PTC-Lisp.
+
+    `compression`: False (full history), True (SingleUserCoalesced), a strategy class or
+    instance, or (Class, {options}). `llm`: a litellm model name, a callable
+    `messages -> text`, or an LLM object (ScriptedLLM, ReplayLLM, ...).
+    """
+
+    def __init__(
+        self,
+        mission: str,
+        *,
+        tools: Any = (),
+        data: Mapping[str, Any] | None = None,
+        signature: Any = None,
+        max_turns: int = 5,
+        compression: Any = False,
+        llm: Any = "openai/gpt-4o-mini",
+        limits: Limits | None = None,
+        on_event: EventHandler | None = None,
+        trace: str | Path | None = None,
+        llm_query: bool | Any = False,
+        name: str = "agent",
+    ) -> None:
+        from ..compression import resolve_strategy
+        from ..tools import as_tools
+
+        if not isinstance(mission, str) or not mission.strip():
+            raise ValueError("mission must be a non-empty string")
+        if max_turns < 1:
+            raise ValueError("max_turns must be at least 1")
+        self.mission = mission
+        self.name = name
+        self.llm = as_llm(llm)
+        self.tools = as_tools(tools)
+        if llm_query:
+            from .subagent import llm_query_tool
+
+            query_llm = self.llm if llm_query is True else as_llm(llm_query)
+            self.tools = {**self.tools, "llm-query": llm_query_tool(query_llm)}
+        self.data = {str(k): V.from_python(val, f"data/{k}") for k, val in (data or {}).items()}
+        self.signature = Signature(signature) if signature is not None else None
+        self.max_turns = max_turns
+        self.strategy = resolve_strategy(compression)
+        self.limits = limits or Limits()
+        self.handlers: list[EventHandler] = [on_event] if on_event is not None else []
+        self.trace = trace
+        self._system_prompt: str | None = None
+
+    # -- prompt -------------------------------------------------------------------------
+
+    @property
+    def system_prompt(self) -> str:
+        if self._system_prompt is None:
+            from .prompt import system_prompt
+
+            self._system_prompt = system_prompt(tools=self.tools, data=self.data, signature=self.signature,
+                                                max_turns=self.max_turns)
+        return self._system_prompt
+
+    def render_context(self) -> Any:
+        from ..compression import RenderContext
+
+        return RenderContext(mission=self.mission, system_prompt=self.system_prompt, max_turns=self.max_turns)
+
+    # -- driving ------------------------------------------------------------------------
+
+    def _emitter(self, run_id: str, extra: Sequence[EventHandler] = ()) -> tuple[Emitter, str | None]:
+        handlers = list(self.handlers) + list(extra)
+        path = None
+        if self.trace is not None:
+            from .trace import TraceWriter, trace_path
+
+            p = trace_path(self.trace, run_id)
+            handlers.append(TraceWriter(p))
+            path = str(p)
+        from .trace import Telemetry
+
+        telemetry = Telemetry(run_id, self.mission)
+        if telemetry.tracer is not None:
+            handlers.append(telemetry)
+        return Emitter(run_id, handlers), path
+
+    def run(self) -> Step:
+        """Run the mission to completion (blocking)."""
+        run_id = uuid.uuid4().hex[:12]
+        emit, path = self._emitter(run_id)
+        gen = self._turns(emit, run_id, path)
+        answer: Any = None
+        while True:
+            try:
+                request = gen.send(answer)
+            except StopIteration as stop:
+                return stop.value  # type: ignore[no-any-return]
+            if isinstance(request, _AskLLM):
+                answer = self._complete(request.messages)
+            else:
+                answer = self._execute(request)
+
+    async def arun(self, _extra: Sequence[EventHandler] = ()) -> Step:
+        """Run the mission without blocking the event loop (LLM calls awaited, programs in a thread)."""
+        run_id = uuid.uuid4().hex[:12]
+        emit, path = self._emitter(run_id, _extra)
+        gen = self._turns(emit, run_id, path)
+        answer: Any = None
+        while True:
+            try:
+                request = gen.send(answer)
+            except StopIteration as stop:
+                return stop.value  # type: ignore[no-any-return]
+            if isinstance(request, _AskLLM):
+                try:
+                    answer = await acomplete(self.llm, request.messages)
+                except LLMError as e:
+                    answer = e
+                except Exception as e:  # noqa: BLE001 - any model failure ends the run cleanly
+                    answer = LLMError("other", f"{type(e).__name__}: {e}")
+            else:
+                answer = await asyncio.to_thread(self._execute, request)
+
+    async def astream(self) -> AsyncIterator[Event]:
+        """Events as they happen; the last one is run_finished (its data holds the outcome)."""
+        queue: asyncio.Queue[Event | None] = asyncio.Queue()
+        task = asyncio.ensure_future(self.arun(_extra=[queue.put_nowait]))
+        task.add_done_callback(lambda _t: queue.put_nowait(None))
+        while True:
+            event = await queue.get()
+            if event is None:
+                break
+            yield event
+        await task
+
+    def _complete(self, messages: Messages) -> Reply | LLMError:
+        try:
+            return self.llm.complete(messages)  # type: ignore[no-any-return]
+        except LLMError as e:
+            return e
+        except Exception as e:  # noqa: BLE001 - any model failure ends the run cleanly
+            return LLMError("other", f"{type(e).__name__}: {e}")
+
+    def _execute(self, request: _RunProgram) -> RunResult | PTCError:
+        try:
+            return run_program(request.code, data=self.data, tools=self.tools, memory=request.memory,
+                               limits=self.limits, history=request.history)
+        except PTCError as e:
+            return e
+
+    # -- the loop -----------------------------------------------------------------------
+
+    def _turns(self, emit: Emitter, run_id: str, path: str | None) -> Generator[Any, Any, Step]:
+        started = time.perf_counter()
+        context = self.render_context()
+        emit("run_started", mission=self.mission, max_turns=self.max_turns, strategy=self.strategy.name,
+             tools=list(self.tools), data=list(self.data), system_prompt=self.system_prompt)
+        turns: list[Turn] = []
+        memory: Mapping[str, Any] = {}
+        results: list[Any] = []
+        messages: Messages = []
+        reply_text = ""
+
+        def finish(ok: bool, value: Any = None, error: ErrorInfo | None = None) -> Step:
+            per_turn = tuple(t.usage for t in turns)
+            total = sum(per_turn, Usage())
+            stats = getattr(self.strategy, "stats", None)
+            compression = stats(tuple(turns), memory, context) if callable(stats) else None
+            step = Step(ok=ok, value=value, error=error, turns=tuple(turns),
+                        usage=RunUsage(total=total, per_turn=per_turn, compression=compression),
+                        messages=tuple(messages) + (({"role": "assistant", "content": reply_text},)
+                                                    if reply_text else ()),
+                        run_id=run_id, duration=time.perf_counter() - started, trace_path=path, memory=memory)
+            emit("run_finished", ok=ok, value=_json_value(value), error=error.model_dump() if error else None,
+                 turns=len(turns), usage=step.usage.total.model_dump(), duration=step.duration)
+            return step
+
+        for number in range(1, self.max_turns + 1):
+            emit("turn_started", number)
+            messages = self.strategy.to_messages(tuple(turns), memory, context)
+            emit("llm_request", number, messages=messages)
+            t0 = time.perf_counter()
+            reply = yield _AskLLM(messages)
+            llm_time = time.perf_counter() - t0
+            if isinstance(reply, LLMError):
+                error = ErrorInfo(kind="llm", message=str(reply),
+                                  hint="the model could not be reached after retries; the run can be resumed")
+                emit("llm_replied", number, ok=False, error=str(reply), partial=reply.partial, duration=llm_time)
+                return finish(False, error=error)
+            reply_text = reply.text
+            emit("llm_replied", number, ok=True, text=reply.text, prompt_tokens=reply.usage.prompt_tokens,
+                 completion_tokens=reply.usage.completion_tokens, cost=reply.usage.cost, duration=llm_time)
+            turn, outcome = yield from self._one_turn(number, reply, memory, results, emit)
+            turns.append(turn)
+            if turn.success:
+                memory = turn.memory
+            emit("turn_finished", number, turn=turn.to_json())
+            if outcome is not None:
+                return finish(*outcome)
+        error = ErrorInfo(kind="max_turns", message=f"no (return ...) after {self.max_turns} turns",
+                          hint="raise max_turns, or make the mission smaller")
+        return finish(False, error=error)
+
+    def _one_turn(self, number: int, reply: Reply, memory: Mapping[str, Any], results: list[Any],
+                  emit: Emitter) -> Generator[Any, Any, tuple[Turn, tuple[Any, ...] | None]]:
+        """Run the program in one reply. Returns the turn and, when the run ends, (ok, value, error)."""
+        code = extract_code(reply.text)
+        base = dict(number=number, raw_response=reply.text, usage=reply.usage, memory=memory)
+        if code is None:
+            err = ErrorInfo(kind="no_code", message="the reply contained no PTC-Lisp program",
+                            hint="reply with one ```clojure block")
+            return Turn(program=None, error=err, **base), None
+        t0 = time.perf_counter()
+        outcome = yield _RunProgram(code, memory, tuple(results[:3]))
+        duration = time.perf_counter() - t0
+        if isinstance(outcome, PTCError):
+            partial = getattr(outcome, "partial", None)
+            calls = _records(partial.tool_calls) if partial is not None else ()
+            turn = Turn(program=code, error=ErrorInfo.from_ptc(outcome), duration=duration,
+                        prints=partial.prints if partial is not None else (), tool_calls=calls, **base)
+            emit("program_ran", number, ok=False, error=outcome.format(), duration=duration,
+                 tool_calls=[c.to_json() for c in calls])
+            return turn, None
+        calls = _records(outcome.tool_calls)
+        emit("program_ran", number, ok=True, duration=duration, prints=list(outcome.prints),
+             tool_calls=[c.to_json() for c in calls])
+        for call in calls:
+            emit("tool_called", number, **call.to_json())
+        fields = dict(program=code, result=outcome.value, prints=outcome.prints, tool_calls=calls,
+                      duration=duration, defined=outcome.defined, **{**base, "memory": outcome.memory})
+        if outcome.failed:
+            turn = Turn(success=True, failed=True, **fields)
+            reason = pr_str(outcome.value, max_len=2_000)
+            return turn, (False, V.to_python(outcome.value), ErrorInfo(kind="fail", message=reason))
+        if outcome.returned:
+            value, problem = (V.to_python(outcome.value), None) if self.signature is None \
+                else self.signature.validate(outcome.value)
+            if problem is not None:
+                err = ErrorInfo(kind="signature", message=problem,
+                                hint=f"return a value shaped like {self.signature.describe()}")  # type: ignore[union-attr]
+                return Turn(success=False, error=err, **{**fields, "memory": memory}), None
+            return Turn(success=True, returned=True, **fields), (True, value, None)
+        results.insert(0, outcome.value)
+        return Turn(success=True, **fields), None
+
+    # -- composition ---------------------------------------------------------------------
+
+    def as_tool(self, name: str, description: str) -> Any:
+        """This agent as a tool another agent's program can call with {:task "..."}."""
+        from .subagent import agent_tool
+
+        return agent_tool(self, name, description)
+
+    def with_mission(self, mission: str) -> "Agent":
+        clone = object.__new__(Agent)
+        clone.__dict__.update(self.__dict__)
+        clone.mission = mission
+        return clone
+
+
+def _records(calls: Sequence[Any]) -> tuple[ToolCallRecord, ...]:
+    return tuple(ToolCallRecord(name=c.name, args=c.args, result=c.result, error=c.error, duration=c.duration)
+                 for c in calls)
+
+
+def _json_value(value: Any) -> Any:
+    try:
+        import json
+
+        json.dumps(value)
+        return value
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+Runner = Callable[[], Step]

@@ -1,0 +1,111 @@
+"""Turns: the immutable record of one LLM interaction cycle, and a run's outcome."""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Mapping
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..llm.base import Usage
+
+ErrorKind = Literal[
+    "parse", "analysis", "runtime", "tool", "limit",  # from the program (PTCError kinds)
+    "no_code", "signature", "fail", "max_turns", "llm",  # from the loop
+]
+
+
+class ErrorInfo(BaseModel):
+    """Why a turn or a run failed; line/column point into the turn's program."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: ErrorKind
+    message: str
+    line: int | None = None
+    column: int | None = None
+    hint: str | None = None
+
+    @classmethod
+    def from_ptc(cls, e: Any) -> "ErrorInfo":
+        return cls(kind=e.kind, message=e.message, line=e.line, column=e.column, hint=e.hint)
+
+    def format(self) -> str:
+        where = f" {self.line}:{self.column}" if self.line is not None else ""
+        text = f"error[{self.kind}]{where}: {self.message}"
+        if self.hint:
+            text += f"\n  hint: {self.hint}"
+        return text
+
+
+class ToolCallRecord(BaseModel):
+    """One tool call made by a turn's program (args and result are PTC values)."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    name: str
+    args: Any = None
+    result: Any = None
+    error: str | None = None
+    duration: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        from ..interpreter.values import to_python
+
+        return {"name": self.name, "args": to_python(self.args), "result": to_python(self.result),
+                "error": self.error, "duration": self.duration}
+
+
+class Turn(BaseModel):
+    """One cycle: the model's reply, the program in it, and what running it did.
+
+    Turns are frozen; a run's turns are an append-only tuple, and the turn count is
+    `len(turns)`. `memory` is the snapshot of the program's defs after this turn (unchanged
+    from the previous turn when the program failed).
+    """
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    number: int
+    program: str | None
+    raw_response: str
+    result: Any = None
+    prints: tuple[str, ...] = ()
+    tool_calls: tuple[ToolCallRecord, ...] = ()
+    memory: Mapping[str, Any] = Field(default_factory=dict)
+    success: bool = False
+    error: ErrorInfo | None = None
+    usage: Usage = Field(default_factory=Usage)
+    duration: float = 0.0
+    returned: bool = False
+    failed: bool = False
+    defined: tuple[str, ...] = ()  # names this turn's program (re)defined, in definition order
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-safe rendering (values as Clojure text and plain data) for traces and stores."""
+        from ..interpreter.printer import pr_str
+        from ..interpreter.values import to_python
+
+        return {
+            "number": self.number,
+            "program": self.program,
+            "raw_response": self.raw_response,
+            "result": pr_str(self.result, max_len=20_000),
+            "result_data": _safe_python(self.result, to_python),
+            "prints": list(self.prints),
+            "tool_calls": [t.to_json() for t in self.tool_calls],
+            "memory": {k: pr_str(v, max_len=2_000) for k, v in self.memory.items()},
+            "success": self.success,
+            "error": self.error.model_dump() if self.error else None,
+            "usage": self.usage.model_dump(),
+            "duration": self.duration,
+            "returned": self.returned,
+            "failed": self.failed,
+            "defined": list(self.defined),
+        }
+
+
+def _safe_python(value: Any, to_python: Any) -> Any:
+    try:
+        return to_python(value)
+    except Exception:  # noqa: BLE001 - traces must never fail on an odd value
+        return None

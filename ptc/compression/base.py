@@ -1,0 +1,55 @@
+"""The strategy contract: `to_messages(turns, memory, context) -> messages`, nothing else.
+
+A strategy never changes the turns it renders; the same turns can be rendered by any
+strategy (the compressed view for the LLM, the full view for debugging).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..agent.turn import Turn
+
+Messages = list[dict[str, str]]
+
+
+class RenderContext(BaseModel):
+    """What a strategy may use besides the turns: the mission, prompt and turn budget."""
+
+    model_config = ConfigDict(frozen=True)
+
+    mission: str
+    system_prompt: str
+    max_turns: int
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+@runtime_checkable
+class Strategy(Protocol):
+    name: str
+
+    def to_messages(self, turns: Sequence[Turn], memory: Mapping[str, Any], context: RenderContext) -> Messages: ...
+
+
+def resolve_strategy(compression: Any) -> Strategy:
+    """`False` -> FullHistory; `True` -> SingleUserCoalesced; a class, an instance, or
+    `(Class, {options})`."""
+    from .full_history import FullHistory
+
+    if compression is False or compression is None:
+        return FullHistory()
+    if compression is True:
+        from .single_user_coalesced import SingleUserCoalesced
+
+        return SingleUserCoalesced()
+    if isinstance(compression, tuple) and len(compression) == 2 and isinstance(compression[1], dict):
+        cls, options = compression
+        return cls(**options)  # type: ignore[no-any-return]
+    if isinstance(compression, type):
+        return compression()  # type: ignore[no-any-return]
+    if hasattr(compression, "to_messages"):
+        return compression  # type: ignore[no-any-return]
+    raise TypeError(f"compression must be a bool, a strategy class or instance, or (Class, options); "
+                    f"got {compression!r}")

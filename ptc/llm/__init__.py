@@ -1,0 +1,1 @@
+"""Language-model access: the protocol, litellm, scripted and recorded models, token counts."""
