@@ -16,6 +16,8 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "to_python": ("ptc.interpreter.values", "to_python"),
     "Limits": ("ptc.interpreter.limits", "Limits"),
     "PTCError": ("ptc.interpreter.errors", "PTCError"),
+    "tool": ("ptc.tools", "tool"),
+    "Tool": ("ptc.tools", "Tool"),
     "Agent": ("ptc.agent.loop", "Agent"),
     "Step": ("ptc.agent.loop", "Step"),
     "Turn": ("ptc.agent.turn", "Turn"),

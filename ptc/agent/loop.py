@@ -305,7 +305,8 @@ class Agent:
         for call in calls:
             emit("tool_called", number, **call.to_json())
         fields = dict(program=code, result=outcome.value, prints=outcome.prints, tool_calls=calls,
-                      duration=duration, defined=outcome.defined, **{**base, "memory": outcome.memory})
+                      duration=duration, defined=outcome.defined, docs=outcome.docs,
+                      **{**base, "memory": outcome.memory})
         if outcome.failed:
             turn = Turn(success=True, failed=True, **fields)
             reason = pr_str(outcome.value, max_len=2_000)

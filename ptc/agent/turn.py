@@ -79,6 +79,7 @@ class Turn(BaseModel):
     returned: bool = False
     failed: bool = False
     defined: tuple[str, ...] = ()  # names this turn's program (re)defined, in definition order
+    docs: Mapping[str, str] = Field(default_factory=dict)  # docstrings of those definitions
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-safe rendering (values as Clojure text and plain data) for traces and stores."""
@@ -101,6 +102,7 @@ class Turn(BaseModel):
             "returned": self.returned,
             "failed": self.failed,
             "defined": list(self.defined),
+            "docs": dict(self.docs),
         }
 
 

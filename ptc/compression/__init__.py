@@ -2,5 +2,6 @@
 
 from .base import RenderContext, Strategy, resolve_strategy
 from .full_history import FullHistory
+from .single_user_coalesced import SingleUserCoalesced
 
-__all__ = ["RenderContext", "Strategy", "resolve_strategy", "FullHistory"]
+__all__ = ["RenderContext", "Strategy", "resolve_strategy", "FullHistory", "SingleUserCoalesced"]

@@ -700,12 +700,14 @@ def _def(a: Analyzer, f: Coll, env: _Env, tail: bool) -> n.Node:
     if not _is_sym(name):
         raise _err(f, "def needs a symbol name")
     items = f.items[2:]
+    doc = None
     if len(items) == 2:
         if not (isinstance(items[0], Lit) and type(items[0].value) is str):
             raise _err(f, "def: expected (def name \"doc\" value)")
+        doc = items[0].value
         items = items[1:]
     value = a.analyze(items[0], env, False) if items else n.Const(f.line, f.col, None)
-    return n.Def(f.line, f.col, name.name, value)  # type: ignore[union-attr]
+    return n.Def(f.line, f.col, name.name, value, doc)  # type: ignore[union-attr]
 
 
 def _defn(a: Analyzer, f: Coll, env: _Env, tail: bool) -> n.Node:
@@ -723,7 +725,7 @@ def _defn(a: Analyzer, f: Coll, env: _Env, tail: bool) -> n.Node:
     finally:
         a.st.recur.pop()
     fn.name = name
-    return n.Def(f.line, f.col, name, fn)
+    return n.Def(f.line, f.col, name, fn, doc)
 
 
 special("defn", ("(defn name doc? [params*] body*)", "(defn name doc? ([params*] body*)+)"),

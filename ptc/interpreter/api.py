@@ -50,6 +50,7 @@ class RunResult:
     steps: int = 0
     duration: float = 0.0
     defined: tuple[str, ...] = ()  # names the program def'd, in the order the defs ran (repeats removed)
+    docs: Mapping[str, str] = field(default_factory=dict)  # docstrings given to those defs
 
 
 _LINE_MAPS: "OrderedDict[str, dict[int, tuple[int, int]]]" = OrderedDict()
@@ -185,7 +186,11 @@ def run(
     hist = tuple(history or ())[:3]
     mem = dict(memory or {})
     names = Names(frozenset(mem), frozenset(data_values), frozenset(tool_map), len(hist))
-    program = compile_program(source, names)
+    try:
+        program = compile_program(source, names)
+    except PTCError as e:
+        e.partial = RunResult(None, memory=mem)  # type: ignore[attr-defined]
+        raise
     state = context.RunState(limits)
     state.call_tool = make_tool_caller(tool_map, state)
     user = dict(mem)
@@ -224,7 +229,7 @@ def run(
             context.leave(prev_state)
     state.flush_output()
     return RunResult(value, tuple(state.prints), tuple(state.tool_calls), user, returned, failed,
-                     state.steps, time.perf_counter() - started, _latest_order(state.defined))
+                     state.steps, time.perf_counter() - started, _latest_order(state.defined), dict(state.docs))
 
 
 def _latest_order(names: list[str]) -> tuple[str, ...]:

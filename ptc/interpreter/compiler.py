@@ -357,7 +357,8 @@ class Compiler:
             return self.fn(node)  # type: ignore[arg-type]
         if t is n.Def:
             val = self.expr(node.value, fn)  # type: ignore[attr-defined]
-            fn.emit(f"_def({node.name!r}, {val})", node)  # type: ignore[attr-defined]
+            doc = f", {node.doc!r}" if node.doc else ""  # type: ignore[attr-defined]
+            fn.emit(f"_def({node.name!r}, {val}{doc})", node)  # type: ignore[attr-defined]
             return self.const(v.Symbol(f"#'user/{node.name}"))  # type: ignore[attr-defined]
         if t is n.VectorLit:
             items = self.args(node.items, fn)  # type: ignore[attr-defined]

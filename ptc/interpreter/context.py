@@ -7,6 +7,7 @@ module global: reading it costs one global lookup, which matters inside builtins
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from typing import Any, Callable
@@ -23,7 +24,7 @@ class RunState:
 
     __slots__ = (
         "limits", "deadline", "steps", "prints", "print_chars", "tool_calls", "tools",
-        "data", "allocated", "max_int", "call_tool", "pending", "defined",
+        "data", "allocated", "max_int", "call_tool", "pending", "defined", "docs", "rss_base", "budgets",
     )
 
     def __init__(self, limits: Limits) -> None:
@@ -40,11 +41,37 @@ class RunState:
         self.call_tool: Callable[..., Any] | None = None
         self.pending: str | None = None  # text of `print` calls not yet ended by a newline
         self.defined: list[str] = []  # names def'd by the program, in execution order
+        self.docs: dict[str, str] = {}  # docstrings of this run's defs
+        self.rss_base = resident_bytes()  # memory in use when the run started
+        self.budgets = 0  # step chunks consumed (every 16th also checks memory)
 
     def flush_output(self) -> None:
         if self.pending is not None:
             self.prints.append(self.pending)
             self.pending = None
+
+
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def resident_bytes() -> int:
+    """Current resident memory of this process (Linux /proc; 0 where unavailable)."""
+    try:
+        with open("/proc/self/statm", "rb") as fh:
+            return int(fh.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def check_memory() -> None:
+    """Growth of the process's resident memory since the run began, against max_memory.
+
+    This bounds everything a program allocates (including fast paths that do not count
+    items) at the cost of reading /proc every 16,000 steps.
+    """
+    st = CURRENT
+    if st.rss_base and resident_bytes() - st.rss_base > st.limits.max_memory:
+        raise limit_error("max_memory", st.limits.max_memory, "program holds too much memory")
 
 
 DEFAULT_LIMITS = Limits()

@@ -637,8 +637,8 @@ class _Server:
         paths = [os.path.abspath(p or os.getcwd()) for p in sys.path]
         boot = ("import sys, json; sys.path[:] = json.loads(sys.argv[1]); "
                 "from ptc.interpreter.isolation import _zygote_main; _zygote_main(int(sys.argv[2]))")
-        env = {"PATH": os.defpath, "PYTHONUTF8": "1"}
         debug = os.environ.get("PTC_ISOLATION_DEBUG") == "1"
+        env = {"PATH": os.defpath, "PYTHONUTF8": "1", **({"PTC_ISOLATION_DEBUG": "1"} if debug else {})}
         try:
             self.proc = subprocess.Popen(
                 [sys.executable, "-I", "-c", boot, json.dumps(paths), str(zygote_end.fileno())],
@@ -904,7 +904,8 @@ def _set_rlimits(limits: Limits, payload: int) -> None:
     cpu = 2 * math.ceil(limits.timeout + GRACE_BASE + GRACE_FACTOR * limits.timeout) + 1
     cap(resource.RLIMIT_CPU, cpu, cpu + 1)
     cap(resource.RLIMIT_CORE, 0)
-    cap(resource.RLIMIT_FSIZE, 0)
+    if os.environ.get("PTC_ISOLATION_DEBUG") != "1":  # debug output may go to a file
+        cap(resource.RLIMIT_FSIZE, 0)
     if hasattr(resource, "RLIMIT_NPROC"):
         cap(resource.RLIMIT_NPROC, 0)
 
@@ -953,9 +954,20 @@ def _child_main(sock_fd: int) -> int:
         _send(sock, reply)
         return 0
     except MemoryError:
+        _debug_traceback()
         return _EXIT_MEMORY
-    except (_ChildGone, OSError):
+    except BaseException:  # noqa: BLE001 - reported to the host by the exit code
+        _debug_traceback()
         return _EXIT_INTERNAL
+
+
+def _debug_traceback() -> None:
+    """PTC_ISOLATION_DEBUG=1: show why a child failed outside the program (on the zygote's stderr)."""
+    if os.environ.get("PTC_ISOLATION_DEBUG") == "1":
+        import traceback
+
+        with contextlib.suppress(BaseException):
+            os.write(2, traceback.format_exc().encode())
 
 
 def _compile_ahead(source: str, data: Any, tool_names: Any, memory: Any, history: Any) -> None:
@@ -978,10 +990,23 @@ def _child_run(sock: socket.socket, source: str, data: Any, tool_names: Any, mem
     from .api import run
 
     tools = {name: _ToolStub(name, sock) for name in tool_names}
+    err: PTCError | None = None
+    out_of_memory = False
     try:
         r = run(source, data=data, tools=tools, memory=memory, limits=limits, history=history)
     except PTCError as e:
-        return _error_reply(e, limits)
+        e.__context__ = None  # the original exception's traceback holds the program's frames (its data)
+        err = e
+    except MemoryError:  # raised again while the runner handled the first one
+        out_of_memory = True  # leave the except clause first: that frees the program's frames
+    if out_of_memory:
+        gc.collect()
+        err = limit_error("max_memory", limits.max_memory,
+                          "out of memory (the isolated process hit its address-space limit)")
+    if err is not None:
+        if err.kind == "limit":
+            gc.collect()
+        return _error_reply(err, limits)
     defined = getattr(r, "defined", None)
     if defined is not None:
         new_mem = {k: r.memory[k] for k in defined if k in r.memory}

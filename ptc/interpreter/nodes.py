@@ -148,6 +148,7 @@ class ToolCall(Node):
 class Def(Node):
     name: str
     value: Node
+    doc: str | None = None
 
 
 @dataclass(eq=False)

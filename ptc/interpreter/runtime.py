@@ -87,11 +87,19 @@ def _budget() -> None:
         raise limit_error("max_steps", st.limits.max_steps, "too many evaluation steps")
     if time.monotonic() > st.deadline:
         raise limit_error("timeout", st.limits.timeout, "program ran too long")
+    st.budgets += 1
+    if st.budgets & 15 == 0:
+        context.check_memory()
 
 
-def _def(name: str, value: Any) -> None:
+def _def(name: str, value: Any, doc: str | None = None) -> None:
     RT["_U"][name] = value
-    context.CURRENT.defined.append(name)
+    st = context.CURRENT
+    st.defined.append(name)
+    if doc is not None:
+        st.docs[name] = doc
+    else:
+        st.docs.pop(name, None)
 
 
 def _big(x: Any) -> Any:

@@ -23,6 +23,7 @@ from typing import Any, Callable, Iterable, Iterator
 import immutables
 from pyrsistent import pvector
 
+from .context import check_realized
 from .errors import PTCError, runtime_error
 
 SMALL = 16  # maps/sets with at most this many entries are plain frozen dicts/sets
@@ -384,8 +385,6 @@ class LazySeq:
 
     def _fill(self, n: int) -> None:
         """Realize up to index n-1 (n=-1: everything)."""
-        from .context import check_realized
-
         cache, it = self._cache, self._it
         if self._done or it is None:
             return

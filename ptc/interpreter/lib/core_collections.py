@@ -40,13 +40,11 @@ from ..values import (
     count as _count,
     iter_seq,
     lookup,
-    make_map,
     make_set,
     nth as _nth,
     pvector,
     set_conj,
     short,
-    truthy,
     type_name,
 )
 from ..values import assoc as _massoc
@@ -816,6 +814,9 @@ def _is_empty(x: Any, who: str) -> bool:
     if x is None:
         return True
     if t is LazySeq:
+        tl = getattr(x, "_it", None)
+        if type(tl) is _Tail and type(tl.root) is not LazySeq:  # a view: no realization
+            return tl.start >= len(tl.root)
         return x.nth(0, _MISSING) is _MISSING
     raise runtime_error(f"{who}: expected a collection, got {_desc(x)}")
 
