@@ -272,7 +272,7 @@ class Agent:
             turns.append(turn)
             if turn.success:
                 memory = turn.memory
-            emit("turn_finished", number, turn=turn.to_json())
+            emit("turn_finished", number, record=turn.to_json())
             if outcome is not None:
                 return finish(*outcome)
         error = ErrorInfo(kind="max_turns", message=f"no (return ...) after {self.max_turns} turns",

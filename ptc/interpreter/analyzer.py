@@ -206,10 +206,10 @@ class Analyzer:
             b = env.lookup(s.name)
             if b is not None:
                 return self._ref(b, s)
-            return self._global(s)
+            return self._global(s, env)
         return self._qualified(s)
 
-    def _global(self, s: Sym) -> n.Node:
+    def _global(self, s: Sym, env: _Env) -> n.Node:
         name, names = s.name, self.st.names
         if name in self.st.user_defs:
             return n.GlobalRef(s.line, s.col, name)
@@ -240,9 +240,10 @@ class Analyzer:
             raise _err(s, f"{_UNSUPPORTED_FORMS[name]} ({name}) is not supported in PTC-Lisp",
                        hint="see docs/deviations.md")
         pool = list(self.st.user_defs) + list(REGISTRY) + list(names.tools) + list(names.data) \
-            + list(SPECIAL_FORMS) + [l for l in _visible_locals()]
+            + list(SPECIAL_FORMS) + _visible_locals(env)
         close = suggest(name, pool)
-        hint = f"did you mean {', '.join(close)}?" if close else None
+        hint = (f"did you mean {', '.join(close)}?" if close else
+                "def it before use; tools are called as tool/name and input data is read as data/name")
         raise _err(s, f"Unable to resolve symbol: {name}", hint=hint)
 
     def _interop(self, s: Sym) -> PTCError:
@@ -526,8 +527,13 @@ def _hashable(x: Any) -> Any:
     return (type(x), x) if isinstance(x, (int, float, bool)) else x
 
 
-def _visible_locals() -> list[str]:
-    return []
+def _visible_locals(env: _Env) -> list[str]:
+    names: list[str] = []
+    e: _Env | None = env
+    while e is not None:
+        names.extend(n for n in e.locals if not n.startswith("__"))
+        e = e.parent
+    return names
 
 
 def _show(f: Any) -> str:

@@ -1,0 +1,225 @@
+"""The token benchmark: prompt tokens per LLM call under each way of keeping history.
+
+Each scenario is a scripted multi-turn run over the example datasets. The run happens once
+(real programs, real tool calls); then the prompt of every LLM call is rendered under
+(a) classic JSON tool calling, where every tool call and its full result sits in the
+context and data reaches the model as tool results, (b) PTC with FullHistory and
+(c) PTC with SingleUserCoalesced, and counted with tiktoken. Each prompt is also checked
+for the facts the model needs at that point (mission, tool calls made, names defined,
+printed values, the last error): the share present is reported per strategy.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from ..agent.turn import Turn
+from ..interpreter import values as V
+from ..interpreter.printer import pr_str
+from .base import Messages, RenderContext
+from .full_history import FullHistory
+from .single_user_coalesced import SingleUserCoalesced
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A scripted run: the replies a model would write, over some data and tools."""
+
+    name: str
+    description: str
+    mission: str
+    replies: tuple[str, ...]
+    data: dict[str, Any] = field(default_factory=dict)
+    tools: tuple[Any, ...] = ()
+    data_heavy: bool = False
+    extra_facts: tuple[tuple[int, str], ...] = ()  # (call index, text that must be in that prompt)
+
+
+@dataclass(frozen=True)
+class Fact:
+    kind: str  # mission | tool_call | defined | printed | error | extra
+    text: str
+    applies_to_json: bool = True
+
+
+@dataclass
+class StrategyResult:
+    name: str
+    tokens_per_call: list[int]
+    facts_present: int = 0
+    facts_total: int = 0
+
+    @property
+    def total(self) -> int:
+        return sum(self.tokens_per_call)
+
+    @property
+    def fact_share(self) -> float:
+        return self.facts_present / self.facts_total if self.facts_total else 1.0
+
+
+@dataclass
+class ScenarioResult:
+    scenario: Scenario
+    turns: tuple[Turn, ...]
+    ok: bool
+    strategies: dict[str, StrategyResult]
+    missing: dict[str, list[str]]
+
+
+# -- rendering (a): classic JSON tool calling ---------------------------------------------
+
+
+def json_tool_calling(scenario: Scenario, turns: Sequence[Turn], k: int, tools: dict[str, Any]) -> Messages:
+    """The prompt of call k+1 for an agent without PTC: tool calls and full results inline.
+
+    The data a PTC program reads through data/ must reach this agent through a tool too,
+    so the first call fetches every dataset (`get_dataset`) and its full JSON result stays
+    in context, as it would in a real JSON tool-calling loop.
+    """
+    schemas = [t.to_schema() for t in tools.values() if hasattr(t, "to_schema")]
+    if scenario.data:
+        schemas.append({"name": "get_dataset", "description": "Return a whole dataset as JSON.",
+                        "parameters": {"type": "object", "properties": {"name": {"type": "string"}},
+                                       "required": ["name"]}})
+    system = ("You are an assistant that solves the user's task by calling tools. "
+              "Call tools with JSON arguments; their results are returned to you.\n"
+              "Tools:\n" + json.dumps(schemas, indent=1))
+    messages: Messages = [{"role": "system", "content": system}, {"role": "user", "content": scenario.mission}]
+    if k == 0:
+        return messages
+    call_id = 0
+
+    def exchange(calls: list[tuple[str, Any, Any]]) -> None:
+        nonlocal call_id
+        payload = []
+        for name, args, _ in calls:
+            call_id += 1
+            payload.append({"id": f"call_{call_id}", "type": "function",
+                            "function": {"name": name, "arguments": json.dumps(args)}})
+        messages.append({"role": "assistant", "content": json.dumps({"tool_calls": payload})})
+        for (name, _, result), call in zip(calls, payload):
+            messages.append({"role": "tool", "content": json.dumps({"tool_call_id": call["id"],
+                                                                    "content": result}, default=str)})
+
+    if scenario.data:
+        exchange([("get_dataset", {"name": n}, rows) for n, rows in scenario.data.items()])
+    for turn in turns[:k]:
+        calls = [(c.name, V.to_python(c.args), V.to_python(c.result)) for c in turn.tool_calls]
+        if calls:
+            exchange(calls)
+    return messages
+
+
+# -- facts ---------------------------------------------------------------------------------
+
+
+def facts_for(scenario: Scenario, turns: Sequence[Turn], k: int, *, println_limit: int = 15,
+              tool_call_limit: int = 20) -> list[Fact]:
+    """What the model needs before call k+1 (within the spec's FIFO limits)."""
+    facts = [Fact("mission", scenario.mission[:80])]
+    done = turns[:k]
+    calls = [c for t in done for c in t.tool_calls][-tool_call_limit:]
+    for c in calls:
+        facts.append(Fact("tool_call", c.name))
+        for value in _scalars(c.args):
+            facts.append(Fact("tool_call", value))
+    memory = done[-1].memory if done else {}
+    for name in memory:
+        facts.append(Fact("defined", name, applies_to_json=False))
+    prints = [p for t in done if t.success for p in t.prints][-println_limit:]
+    for p in prints:
+        for line in p.splitlines():
+            if line.strip():
+                facts.append(Fact("printed", line.strip(), applies_to_json=False))
+    errors = [t.error for t in done if t.error is not None]
+    if errors:
+        facts.append(Fact("error", errors[-1].message[:60], applies_to_json=False))
+    facts += [Fact("extra", text) for index, text in scenario.extra_facts if index == k]
+    return facts
+
+
+def _scalars(args: Any) -> list[str]:
+    out: list[str] = []
+    items = args.values() if type(args) in V.MAP_TYPES else (args if type(args) in V.VECTOR_TYPES else [args])
+    for x in items:
+        if type(x) is str and x:
+            out.append(x[:40])
+        elif type(x) in (int, float) and type(x) is not bool:
+            out.append(pr_str(x))
+    return out
+
+
+# -- running --------------------------------------------------------------------------------
+
+
+Renderer = Callable[[Sequence[Turn], int], Messages]
+
+
+def run_scenario(scenario: Scenario, *, encoding: str = "o200k_base",
+                 extra_strategies: Sequence[Any] = ()) -> ScenarioResult:
+    from ..agent.loop import Agent
+    from ..llm.scripted import ScriptedLLM
+    from ..llm.tokens import count_message_tokens
+
+    llm = ScriptedLLM(list(scenario.replies))
+    agent = Agent(scenario.mission, tools=scenario.tools, data=scenario.data, llm=llm,
+                  max_turns=len(scenario.replies))
+    step = agent.run()
+    turns = step.turns
+    context = RenderContext(mission=scenario.mission, system_prompt=agent.system_prompt, max_turns=agent.max_turns)
+    renderers: dict[str, Renderer] = {
+        "json-tool-calling": lambda ts, k: json_tool_calling(scenario, ts, k, agent.tools),
+    }
+    for strategy in (FullHistory(), SingleUserCoalesced(), *extra_strategies):
+        renderers[strategy.name] = _ptc_renderer(strategy, context)
+    results: dict[str, StrategyResult] = {}
+    missing: dict[str, list[str]] = {}
+    for name, render in renderers.items():
+        res = StrategyResult(name, [])
+        for k in range(len(turns)):
+            messages = render(turns, k)
+            res.tokens_per_call.append(count_message_tokens(messages, encoding))
+            text = "\n".join(m["content"] for m in messages)
+            for fact in facts_for(scenario, turns, k):
+                if name == "json-tool-calling" and not fact.applies_to_json:
+                    continue
+                res.facts_total += 1
+                if fact.text in text or _json_form(fact.text) in text:
+                    res.facts_present += 1
+                else:
+                    missing.setdefault(name, []).append(f"call {k + 1}: {fact.kind} {fact.text!r}")
+        results[name] = res
+    return ScenarioResult(scenario, turns, step.ok, results, missing)
+
+
+def _ptc_renderer(strategy: Any, context: RenderContext) -> Renderer:
+    def render(turns: Sequence[Turn], k: int) -> Messages:
+        memory = turns[k - 1].memory if k else {}
+        return strategy.to_messages(tuple(turns[:k]), memory, context)  # type: ignore[no-any-return]
+
+    return render
+
+
+def _json_form(text: str) -> str:
+    return json.dumps(text)[1:-1]
+
+
+def summary(results: Sequence[ScenarioResult]) -> dict[str, Any]:
+    """The two headline ratios the targets are stated in."""
+    long_runs = [r for r in results if len(r.turns) >= 5]
+    heavy = [r for r in results if r.scenario.data_heavy]
+
+    def total(rs: Sequence[ScenarioResult], name: str) -> int:
+        return sum(r.strategies[name].total for r in rs)
+
+    suc = "single-user-coalesced"
+    out: dict[str, Any] = {
+        "coalesced_vs_full_5plus": (total(long_runs, suc) / total(long_runs, "full-history")) if long_runs else None,
+        "coalesced_facts_5plus": (min(r.strategies[suc].fact_share for r in long_runs) if long_runs else None),
+        "ptc_vs_json_data_heavy": (total(heavy, suc) / total(heavy, "json-tool-calling")) if heavy else None,
+        "full_vs_json_data_heavy": (total(heavy, "full-history") / total(heavy, "json-tool-calling")) if heavy else None,
+    }
+    return out
