@@ -18,6 +18,8 @@ COMMANDS: dict[str, str] = {
     "eval": "ptc.cli.eval_cmd:eval_cmd",
     "run": "ptc.cli.eval_cmd:run_cmd",
     "repl": "ptc.cli.repl:repl_cmd",
+    "agent": "ptc.cli.agent_cmd:agent_cmd",
+    "trace": "ptc.cli.trace_cmd:trace_group",
 }
 
 
@@ -49,6 +51,8 @@ Examples:
   ptc eval '(+ 1 2)'
   ptc run examples/cli/orders.clj --data examples/cli/orders.json
   ptc repl
+  ptc agent "Which region sells most?" --data orders.json --model openai/gpt-4o-mini
+  ptc trace show run.jsonl --view compressed
 """
 
 

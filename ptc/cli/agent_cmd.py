@@ -1,0 +1,75 @@
+"""`ptc agent`: give a mission, data and tools to a model and watch it work."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any
+
+import click
+
+from .common import data_option, load_data
+from .turns_view import progress_printer
+
+EPILOG = """\b
+Examples:
+  ptc agent "Which region has the most revenue?" --data orders.json --model openai/gpt-4o-mini
+  ptc agent "Email the top 3 customers" --tools ptc.examples.tools:analysis_tools --compression
+  ptc agent "..." --data orders.json --replay run.jsonl     # answers from a recorded cassette
+  ptc agent "..." --model ollama/llama3 --record run.jsonl  # record a cassette while running
+"""
+
+
+def load_tools(specs: tuple[str, ...]) -> list[Any]:
+    """`module:attr` -> tools: a Tool, a function, a list of them, or a factory returning one."""
+    out: list[Any] = []
+    for spec in specs:
+        module_name, _, attr = spec.partition(":")
+        if not attr:
+            raise click.BadParameter(f"{spec!r} must be module:attr", param_hint="--tools")
+        try:
+            obj = getattr(importlib.import_module(module_name), attr)
+        except (ImportError, AttributeError) as e:
+            raise click.BadParameter(f"cannot load {spec}: {e}", param_hint="--tools") from e
+        if callable(obj) and not hasattr(obj, "invoke") and getattr(obj, "__name__", "").endswith("_tools"):
+            obj = obj()
+        out.extend(obj if isinstance(obj, (list, tuple)) else [obj])
+    return out
+
+
+@click.command("agent", epilog=EPILOG)
+@click.argument("mission")
+@data_option
+@click.option("--tools", "tool_specs", multiple=True, metavar="MODULE:ATTR",
+              help="Tools to offer (repeatable): a tool, a function, a list, or a *_tools() factory.")
+@click.option("--model", default="openai/gpt-4o-mini", show_default=True, help="Any litellm model name.")
+@click.option("--max-turns", type=click.IntRange(1, 100), default=5, show_default=True)
+@click.option("--compression/--no-compression", default=False, help="SingleUserCoalesced history (default: full).")
+@click.option("--signature", default=None, help='Shape of the result, e.g. "{total :float, items [:string]}".')
+@click.option("--replay", type=click.Path(exists=True, dir_okay=False), help="Answer from a recorded cassette.")
+@click.option("--record", type=click.Path(dir_okay=False), help="Record the model's answers to a cassette.")
+@click.option("--trace", type=click.Path(), help="Write a JSONL trace (a file, or a directory for one per run).")
+@click.option("--timeout", type=float, default=None, help="Seconds per program (default 2).")
+def agent_cmd(mission: str, data_path: str | None, tool_specs: tuple[str, ...], model: str, max_turns: int,
+              compression: bool, signature: str | None, replay: str | None, record: str | None,
+              trace: str | None, timeout: float | None) -> None:
+    """Let a model solve MISSION by writing PTC-Lisp, with live progress."""
+    import ptc
+
+    data = load_data(data_path)
+    tools = load_tools(tool_specs)
+    llm: Any = model
+    if replay:
+        llm = ptc.ReplayLLM(replay)
+    if record:
+        from ptc.llm.base import as_llm
+
+        llm = ptc.RecordingLLM(as_llm(llm), record)
+    limits = ptc.Limits(timeout=timeout) if timeout else None
+    try:
+        agent = ptc.Agent(mission, tools=tools, data=data, llm=llm, max_turns=max_turns, compression=compression,
+                          signature=signature, limits=limits, on_event=progress_printer(), trace=trace)
+    except (ValueError, TypeError) as e:
+        raise click.ClickException(str(e)) from e
+    step = agent.run()
+    sys.exit(0 if step.ok else 1)

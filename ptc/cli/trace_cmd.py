@@ -1,0 +1,109 @@
+"""`ptc trace show FILE`: a recorded run, turn by turn, or the prompts it produced."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from .turns_view import show_turn
+
+EPILOG = """\b
+Examples:
+  ptc trace show runs/3f2a9c.jsonl                   # turns: programs, output, errors
+  ptc trace show runs/3f2a9c.jsonl --view full       # every prompt sent, as full history
+  ptc trace show runs/3f2a9c.jsonl --view compressed # the same turns as SingleUserCoalesced
+"""
+
+
+@click.group("trace")
+def trace_group() -> None:
+    """Inspect JSONL traces written by `Agent(trace=...)` or `ptc agent --trace`."""
+
+
+@trace_group.command("show", epilog=EPILOG)
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--view", type=click.Choice(["turns", "compressed", "full", "requests"]), default="turns",
+              show_default=True, help="turns; the prompt as rendered by a strategy; or the raw requests sent.")
+def show_cmd(path: str, view: str) -> None:
+    """Render the trace at PATH."""
+    from rich.console import Console
+
+    from ptc.agent.trace import read_trace
+
+    records = list(read_trace(path))
+    if not records:
+        raise click.ClickException(f"{path} holds no trace records")
+    console = Console(highlight=False, soft_wrap=True)
+    start = next((r for r in records if r["type"] == "run_started"), {})
+    console.print(f"[bold]run {records[0].get('run_id')}[/bold]: {start.get('mission', '?')}")
+    if view == "turns":
+        for r in records:
+            if r["type"] == "turn_finished":
+                show_turn(r["record"], console)
+            elif r["type"] == "run_finished":
+                console.rule("outcome")
+                console.print(("ok: " + repr(r.get("value"))) if r.get("ok") else f"failed: {r.get('error')}")
+        return
+    if view == "requests":
+        for r in records:
+            if r["type"] == "llm_request":
+                console.rule(f"request for turn {r['turn']}")
+                _print_messages(console, r["messages"])
+        return
+    _print_messages(console, render_view(records, view))
+
+
+def render_view(records: list[dict[str, Any]], view: str) -> list[dict[str, str]]:
+    """The messages for the next LLM call of the traced run, under a strategy."""
+    from ptc.agent.turn import ErrorInfo, Turn
+    from ptc.compression import FullHistory, RenderContext, SingleUserCoalesced
+
+    start = next(r for r in records if r["type"] == "run_started")
+    turns = tuple(_turn_from_record(r["record"], ErrorInfo, Turn) for r in records if r["type"] == "turn_finished")
+    memory = _memory(turns)
+    context = RenderContext(mission=start["mission"], system_prompt=start.get("system_prompt", ""),
+                            max_turns=start.get("max_turns", len(turns)))
+    strategy = SingleUserCoalesced() if view == "compressed" else FullHistory()
+    return strategy.to_messages(turns, memory, context)
+
+
+def _turn_from_record(rec: dict[str, Any], error_cls: Any, turn_cls: Any) -> Any:
+    """Rebuild a Turn from its JSON record; values come back from their Clojure text."""
+    from ptc.agent.turn import ToolCallRecord
+    from ptc.interpreter import values as V
+    from ptc.interpreter.reader import read_value
+
+    def value(text: str) -> Any:
+        if text.startswith("#fn[") and text.endswith("]"):
+            def fn(*_: Any) -> None:
+                return None
+
+            fn.__qualname__ = "ptc:" + text[4:-1]
+            return fn
+        try:
+            return read_value(text)
+        except Exception:  # noqa: BLE001 - a function or a truncated value stays as its text
+            return V.Symbol(text)
+
+    calls = tuple(ToolCallRecord(name=c["name"], args=V.from_python(c["args"]), result=V.from_python(c["result"]),
+                                 error=c.get("error")) for c in rec.get("tool_calls", []))
+    return turn_cls(number=rec["number"], program=rec.get("program"), raw_response=rec.get("raw_response", ""),
+                    result=value(rec.get("result", "nil")), prints=tuple(rec.get("prints", [])), tool_calls=calls,
+                    memory={k: value(v) for k, v in rec.get("memory", {}).items()}, success=rec.get("success", False),
+                    error=error_cls(**rec["error"]) if rec.get("error") else None, returned=rec.get("returned", False),
+                    defined=tuple(rec.get("defined", [])), docs=rec.get("docs", {}))
+
+
+def _memory(turns: tuple[Any, ...]) -> dict[str, Any]:
+    for t in reversed(turns):
+        if t.success:
+            return dict(t.memory)
+    return {}
+
+
+def _print_messages(console: Any, messages: list[dict[str, str]]) -> None:
+    for m in messages:
+        console.print(f"[bold cyan]{m['role'].upper()}[/bold cyan]")
+        console.print(m["content"], markup=False)
+        console.print()
