@@ -14,10 +14,11 @@ They are internally consistent: every ``orders.product_id`` is a product id and 
 manager was always hired before the people reporting to them); order and expense dates are
 in 2026 (expenses: January to June), after every employee's hire date.
 
-    >>> from ptc.examples import datasets
-    >>> len(datasets.load("orders"))
-    400
-    >>> datasets.write_json("sample-data")   # products.json, orders.json, ...
+    from ptc.examples import datasets
+    orders = datasets.load("orders")          # 400 dicts, a fresh copy each call
+    datasets.write_json("sample-data")        # sample-data/products.json, orders.json, ...
+
+or from a shell: `python -m ptc.examples.datasets sample-data`.
 """
 
 from __future__ import annotations

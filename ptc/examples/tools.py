@@ -24,6 +24,7 @@ type hints into validation and a prompt signature and the docstrings into descri
 from __future__ import annotations
 
 import datetime as dt
+import json
 import random
 import re
 from dataclasses import dataclass, field
@@ -207,15 +208,17 @@ def search_reviews(category: str) -> str:
 
 def summarize_orders(args: dict[str, Any], result: list[dict[str, Any]]) -> str:
     """How a list-orders call shows up in histories: the filters, the count and the total value."""
-    filters = " ".join(f":{k} {v!r}" for k, v in (args or {}).items() if v is not None) if isinstance(args, dict) else ""
+    given = args.items() if isinstance(args, dict) else ()
+    filters = ", ".join(f":{k} {json.dumps(v)}" for k, v in given if v is not None)
     total = sum(o.get("quantity", 0) * o.get("unit_price", 0) for o in result or [])
-    return f"list-orders({filters}) -> {len(result or [])} orders worth {total:,.2f}"
+    return f"list-orders({{{filters}}}) -> {len(result or [])} orders worth {total:,.2f}"
 
 
 def summarize_reviews(args: dict[str, Any], result: str) -> str:
     category = args.get("category") if isinstance(args, dict) else args
     rating = re.search(r"average rating ([0-9.]+)/5", result or "")
-    return f"search-reviews({category!r}) -> review summary, average {rating.group(1) if rating else '?'}/5"
+    return (f"search-reviews({{:category {json.dumps(category)}}}) -> {len(result or '')}-character summary, "
+            f"average rating {rating.group(1) if rating else '?'}/5")
 
 
 def analysis_tools() -> list[Any]:
@@ -323,7 +326,7 @@ def action_tools(outbox: Outbox) -> list[Any]:
         outbox.meetings.append(Meeting(tuple(_check_email(a) for a in attendees), title.strip(), day))
 
     def summarize_email(args: dict[str, Any], result: Any) -> str:
-        return f"send-email -> sent to {args.get('to')}: {args.get('subject')!r}"
+        return f"send-email -> sent to {args.get('to')}: {json.dumps(args.get('subject'))}"
 
     return [tool(send_email, summarize=summarize_email), tool(book_meeting)]
 

@@ -82,6 +82,8 @@ _UNSUPPORTED_FORMS = {
     "with-out-str": "with-out-str", "intern": "intern", "resolve": "resolve", "ns-resolve": "ns-resolve",
     "requiring-resolve": "requiring-resolve", "alter-var-root": "vars", "time": "time",
     "sh": "shell access", "System/exit": "System/exit",
+    "sorted-map": "sorted maps", "sorted-map-by": "sorted maps", "sorted-set": "sorted sets",
+    "sorted-set-by": "sorted sets", "subseq": "sorted collections", "rsubseq": "sorted collections",
 }
 
 
@@ -394,7 +396,10 @@ class Analyzer:
                 if not _is_sym(val):
                     raise _err(k, ":as must be followed by a symbol")
                 self.bind(val, self._ref(t, k), env, out)
-            elif isinstance(k, Lit) and type(k.value) is v.Keyword and k.value.name in ("keys", "strs", "syms"):
+            elif isinstance(k, Lit) and type(k.value) is v.Keyword and \
+                    k.value.name.split("/")[-1] in ("keys", "strs", "syms"):
+                kind = k.value.name.split("/")[-1]
+                ns_prefix = k.value.name[: -len(kind)]  # "a/" for :a/keys
                 if not (isinstance(val, Coll) and val.kind == "vector"):
                     raise _err(k, f":{k.value.name} must be followed by a vector of names")
                 for s in val.items:
@@ -405,8 +410,10 @@ class Analyzer:
                         local = key_name.split("/")[-1]
                     else:
                         raise _err(s, f"invalid name in :{k.value.name}: {_show(s)}")
-                    key: Any = (v.keyword(key_name) if k.value.name == "keys" else
-                                key_name if k.value.name == "strs" else v.Symbol(key_name))
+                    if ns_prefix and "/" not in key_name:
+                        key_name = ns_prefix + key_name
+                    key: Any = (v.keyword(key_name) if kind == "keys" else
+                                key_name if kind == "strs" else v.Symbol(key_name))
                     self._bind_key(s, local, t, key, defaults.get(local), env, out)
             else:
                 # {local-pattern key-form}
@@ -937,6 +944,19 @@ def _as_thread(f: Coll) -> Form:
     for step in f.items[3:]:
         bindings += [name, step]
     return _list([_sym("let", f), Coll("vector", bindings, f.line, f.col), name], f)
+
+
+@_macro("when-first", "(when-first [x coll] body*)", "body with x bound to the first item of coll, when coll "
+        "has one.", (("(when-first [x [7 8]] (* x 2))", "14"),))
+def _when_first(f: Coll) -> Form:
+    vec = f.items[1] if len(f.items) > 1 else None
+    if not (isinstance(vec, Coll) and vec.kind == "vector" and len(vec.items) == 2):
+        raise _err(f, "when-first requires [name coll]", hint="(when-first [x xs] ...)")
+    tmp = _sym("__wf", f)
+    inner = _list([_sym("let", f), Coll("vector", [vec.items[0], _list([_sym("first", f), tmp], f)], f.line, f.col)]
+                  + f.items[2:], f)
+    return _list([_sym("when-let", f), Coll("vector", [tmp, _list([_sym("seq", f), vec.items[1]], f)],
+                                                 f.line, f.col), inner], f)
 
 
 @_macro("comment", "(comment forms*)", "Ignores its body; nil.", (("(comment (launch))", "nil"),))

@@ -769,6 +769,8 @@ def _eq_inline(negate: bool) -> InlineFn:
     def inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
         if len(args) != 2:
             return None
+        if _const_of(node.args[0]) is not _NO and _const_of(node.args[1]) is not _NO:
+            return None  # both constant: the builtin decides (no `is` against a literal)
         for i in (0, 1):
             const = _const_of(node.args[i])
             if const is _NO:
@@ -791,7 +793,7 @@ _INLINE["not="] = _eq_inline(True)
 
 def _pred_inline(template: str) -> InlineFn:
     def inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
-        if len(args) != 1:
+        if len(args) != 1 or _const_of(node.args[0]) is not _NO:
             return None
         pa, a = _bind_simple(fn, args[0])
         if pa:
@@ -806,7 +808,7 @@ _INLINE["some?"] = _pred_inline("{} is not None")
 
 
 def _not_inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
-    if len(args) != 1:
+    if len(args) != 1 or _const_of(node.args[0]) is not _NO:
         return None
     pa, a = _bind_simple(fn, args[0])
     if pa:

@@ -88,6 +88,10 @@ class _ChildGone(Exception):
     pass
 
 
+class _TooLarge(Exception):
+    pass
+
+
 # -- placeholders ---------------------------------------------------------------------------
 
 
@@ -183,13 +187,15 @@ def _r_lazy(items: list) -> v.LazySeq:
     return s
 
 
-def _r_regex(source: str, limits: Limits | None = None) -> v.Regex:
+def _r_regex(source: str) -> v.Regex:
+    """A regex value arrives as its source. It was checked against max_regex when the program
+    made it (maybe in an earlier run, under other limits): rebuilding it is not a new check."""
     _want(source, str)
     from .lib.regex import compile_regex
 
-    if limits is None:
+    if len(source) <= context.CURRENT.limits.max_regex:
         return compile_regex(source)
-    with _run_state(limits):
+    with _run_state(Limits(max_regex=len(source))):
         return compile_regex(source)
 
 
@@ -259,9 +265,6 @@ class _Unpickler(pickle.Unpickler):
 
     def find_class(self, module: str, name: str) -> Any:
         if module == __name__ and name in _REBUILDERS:
-            if name == "_r_regex":
-                limits = self.limits
-                return lambda source: _r_regex(source, limits)
             return _REBUILDERS[name]
         raise pickle.UnpicklingError(f"forbidden global {module}.{name} in a message from the child")
 
@@ -284,12 +287,31 @@ def _run_state(limits: Limits) -> Any:
 # -- framing --------------------------------------------------------------------------------
 
 
-def _send(sock: socket.socket, payload: bytes) -> None:
-    if len(payload) < 65536:
-        sock.sendall(_HDR.pack(len(payload)) + payload)
-    else:
-        sock.sendall(_HDR.pack(len(payload)))
-        sock.sendall(payload)
+_NOSIGNAL = getattr(socket, "MSG_NOSIGNAL", 0)  # a dead peer is EPIPE, never SIGPIPE, whatever the host set
+
+
+def _send(sock: socket.socket, payload: bytes, deadline: float | None = None) -> None:
+    """Send one frame; with a deadline (host side) a peer that stops reading is a _Timeout."""
+    view = memoryview(_HDR.pack(len(payload)) + payload if len(payload) < 65536 else payload)
+    if len(payload) >= 65536:
+        _send_all(sock, memoryview(_HDR.pack(len(payload))), deadline)
+    _send_all(sock, view, deadline)
+
+
+def _send_all(sock: socket.socket, view: memoryview, deadline: float | None) -> None:
+    while view:
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise _Timeout()
+            sock.settimeout(left)
+        try:
+            n = sock.send(view, _NOSIGNAL)
+        except socket.timeout:
+            raise _Timeout() from None
+        except OSError as e:
+            raise _ChildGone(str(e)) from None
+        view = view[n:]
 
 
 def _recv_exact(sock: socket.socket, n: int, deadline: float | None) -> bytes:
@@ -317,7 +339,7 @@ def _recv_exact(sock: socket.socket, n: int, deadline: float | None) -> bytes:
 def _recv(sock: socket.socket, deadline: float | None = None, cap: int | None = None) -> bytes:
     (n,) = _HDR.unpack(_recv_exact(sock, _HDR.size, deadline))
     if cap is not None and n > cap:
-        raise _ChildGone(f"message of {n} bytes exceeds the cap of {cap}")
+        raise _TooLarge(n)
     return _recv_exact(sock, n, deadline)
 
 
@@ -350,7 +372,7 @@ def run_isolated(
     hist = tuple(history or ())[:3]
     child_limits = limits.model_copy(update={"isolation": "inline"})
     try:
-        request = _dumps((source, data_values, sorted(tool_map), mem_in, child_limits.model_dump(), hist))
+        request = _dumps((source, data_values, list(tool_map), mem_in, child_limits.model_dump(), hist))
     except pickle.PicklingError as e:
         raise PTCError("runtime", f"memory or history cannot be sent to the isolated process: {e}",
                        hint="process isolation carries PTC values (and plain JSON-like data) only") from None
@@ -363,11 +385,11 @@ def run_isolated(
     child = _server().spawn()
     finished = False
     try:
-        try:
-            _send(child.sock, request)
-        except OSError:
-            pass  # the child died at once; classified below
         deadline = time.monotonic() + limits.timeout + grace
+        try:
+            _send(child.sock, request, deadline)
+        except _ChildGone:
+            pass  # the child died at once: reading says so, and the exit status says why
         compiled = False
         calls = 0
         while True:
@@ -379,7 +401,7 @@ def run_isolated(
                 calls += 1
                 name, args = body
                 reply = _host_tool_call(tool_map, name, args, calls, limits, host_calls, deadline)
-                _send(child.sock, reply)
+                _send(child.sock, reply, max(deadline, time.monotonic() + grace))
                 if calls <= limits.max_tool_calls:  # tool time is the host's: give the child its grace
                     deadline = max(deadline, time.monotonic() + grace)
             elif tag == "ok":
@@ -402,6 +424,11 @@ def run_isolated(
         raise _with_partial(err, host_calls, mem_in) from None
     except _ChildGone as gone:
         err = _death_error(child, limits, str(gone))
+        raise _with_partial(err, host_calls, mem_in) from None
+    except _TooLarge as big:
+        child.kill()
+        err = limit_error("max_memory", limits.max_memory,
+                          f"the isolated run's reply of {big.args[0]} bytes is too large to send to the host")
         raise _with_partial(err, host_calls, mem_in) from None
     except _BadMessage as bad:
         child.kill()
@@ -779,13 +806,26 @@ if hasattr(os, "register_at_fork"):
 # -- the zygote -----------------------------------------------------------------------------
 
 
+_WARM_PROGRAM = """
+(defn f [{:keys [a b] :as m} & more] (when (and a (not b)) (-> m (assoc :c 1) (update :c inc))))
+(def xs (->> data/rows (filter #(> (:n % 0) 1)) (map :n) (into [])))
+(let [[p q] [1 2.5] s #{:k "s" nil} r #"a+\\d"] (cond (= p 1) (str p q) :else (re-find r "aa1")))
+(loop [i 0 acc {}] (if (< i 3) (recur (inc i) (assoc acc i (* i i))) acc))
+(for [x (range 3) :when (odd? x)] [x (tool/t {:x x})])
+(doseq [x [1 2]] (println x))
+(try (/ 1 0) (catch Exception e (ex-message e)) (finally nil))
+(case *1 :a 1 "b" 2 3)
+(fn [x] (if-let [y x] (some-> y inc) (or nil false)))
+"""
+
+
 def _warm_up() -> None:
     from .analyzer import Names
     from .api import compile_program
     from .registry import load_library
 
     load_library()
-    compile_program('(let [x {:a [1 2.5 "s" #{:k}]}] (map inc (:a x)) (str/join "," []))', Names())
+    compile_program(_WARM_PROGRAM, Names(frozenset(), frozenset(["rows"]), frozenset(["t"]), 1))
     compile_program.cache_clear()
 
 
@@ -930,7 +970,7 @@ class _ToolStub:
             _send(self.sock, payload)
             reply = pickle.loads(_recv(self.sock))
         except (_ChildGone, OSError):
-            os._exit(_EXIT_INTERNAL)  # the host is gone
+            os._exit(_EXIT_INTERNAL)  # the host is gone (or killed this run)
         if reply[0] == "ok":
             return reply[1]
         _, fields, py_error = reply

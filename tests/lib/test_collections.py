@@ -564,6 +564,14 @@ def test_rest_views_are_linear_and_correct():
     for _ in range(3000):
         ys = c.rest(ys)
     assert c.first(ys) == 3000
+    # views answer seq/first/next/empty? without realizing
+    view = c.rest(pvector(range(40)))
+    assert type(view) is LazySeq and c.is_empty(view) is False and c.first(view) == 1
+    end = c.rest(c.rest(pvector(range(34))))
+    for _ in range(31):
+        end = c.rest(end)
+    assert c.first(end) == 33 and c.next_(end) is None and c.seq(end) is not None
+    assert c.is_empty(c.rest(end)) is True and c.seq(c.rest(end)) is None and c.first(c.rest(end)) is None
     # a view of a string
     s = "x" * 40 + "yz"
     assert c.last(c.rest(s)) == "z" and c.count(c.rest(s)) == 41

@@ -629,7 +629,6 @@ def test_bigint_guard():
     assert run("(- (- 9223372036854775807) 10)") == -(1 << 63) - 9
 
 
-@pytest.mark.xfail(reason="the compiler inlines 2-argument + without the bigint guard", strict=False)
 def test_bigint_guard_inlined_add():
     with pytest.raises(PTCError) as info:
         run("(loop [x 1 i 0] (if (< i 10000) (recur (+ x x) (inc i)) x))")

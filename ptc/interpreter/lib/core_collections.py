@@ -44,8 +44,13 @@ from ..values import (
     nth as _nth,
     pvector,
     set_conj,
+    set_disj,
     short,
     type_name,
+    vec,
+    MAP_TYPES,
+    SET_TYPES,
+    VECTOR_TYPES,
 )
 from ..values import assoc as _massoc
 from ..values import dissoc as _mdissoc
@@ -1176,3 +1181,50 @@ __all__ = [
     "seq", "first", "second", "last", "rest", "next_", "ffirst", "nfirst", "nnext", "butlast",
     "nth", "peek", "pop", "subvec", "frequencies", "group_by", "max_key", "min_key",
 ]
+
+
+@builtin("disj", args=("[set]", "[set k & ks]"), category="sets",
+         doc="The set without the given items.",
+         ex=(("(disj #{1 2 3} 2)", "#{1 3}"),))
+def disj(s: Any, *ks: Any) -> Any:
+    if s is None:
+        return None
+    if type(s) not in SET_TYPES:
+        raise runtime_error(f"disj: expected a set, got {type_name(s)}")
+    for k in ks:
+        s = set_disj(s, k)
+    return s
+
+
+@builtin("rseq", args="[rev]", category="collections",
+         doc="The items of a vector in reverse order, in constant time in Clojure; nil when empty.",
+         ex=(("(rseq [1 2 3])", "(3 2 1)"),))
+def rseq(v: Any) -> Any:
+    if type(v) not in VECTOR_TYPES:
+        raise runtime_error(f"rseq: expected a vector, got {type_name(v)}")
+    return PList(reversed(v)) if len(v) else None
+
+
+@builtin("list*", args=("[args]", "[a args]", "[a b args]", "[a b c & more]"), category="collections",
+         doc="A list of the given items followed by the items of the last argument.",
+         ex=(("(list* 1 2 [3 4])", "(1 2 3 4)"),))
+def list_star(*args: Any) -> Any:
+    if not args:
+        raise runtime_error("list*: needs at least one argument")
+    items = list(args[:-1]) + list(iter_seq(args[-1], "list*"))
+    if len(items) > 4096:
+        context.check_size(len(items), "list*")
+    return PList(items) if items else None
+
+
+@builtin("replace", args=("[smap coll]",), category="collections",
+         doc="coll with every item that is a key of smap replaced by its value (a vector stays a vector).",
+         ex=(("(replace {:a 1} [:a :b :a])", "[1 :b 1]"),))
+def replace(smap: Any, coll: Any) -> Any:
+    if type(smap) not in MAP_TYPES and type(smap) not in VECTOR_TYPES:
+        raise runtime_error(f"replace: expected a map or vector of replacements, got {type_name(smap)}")
+    def swap(x: Any) -> Any:
+        return lookup(smap, x, x) if contains_key(smap, x) else x
+    if type(coll) in VECTOR_TYPES:
+        return vec(swap(x) for x in coll)
+    return PList(swap(x) for x in iter_seq(coll, "replace"))

@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from ..errors import runtime_error
 from ..registry import builtin
-from ..values import as_fn, vec
+from ..values import FMap, FSet, Keyword, as_fn, vec
 
 _NO = object()
 
@@ -198,3 +198,20 @@ def memoize(f: Any) -> Callable[..., Any]:
 
 __all__ = ["identity", "constantly", "comp", "partial", "juxt", "complement", "fnil", "every_pred",
            "some_fn", "memoize", "MEMO_MAX_ENTRIES"]
+
+
+@builtin("trampoline", args=("[f]", "[f & args]"), category="functions",
+         doc="Calls f with args, then keeps calling the result while it is a function (mutual recursion "
+             "without growing the stack).",
+         ex=(("(trampoline (fn [] 5))", "5"),))
+def trampoline(f: Any, *args: Any) -> Any:
+    from .. import context
+
+    result = as_fn(f, "trampoline")(*args)
+    bounces = 0
+    while callable(result) and not isinstance(result, (Keyword, FMap, FSet)):
+        result = result()
+        bounces += 1
+        if bounces & 1023 == 0:
+            context.tick(1024)
+    return result

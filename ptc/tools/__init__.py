@@ -1,0 +1,20 @@
+"""Host tools for PTC-Lisp programs: `@ptc.tool`, `ptc.Tool` and `as_tools`.
+
+    import ptc
+
+    @ptc.tool
+    def search_reviews(category: str, limit: int = 10) -> list[dict]:
+        "Search product reviews by category."
+        ...
+
+    ptc.run('(count (tool/search-reviews {:category "Electronics"}))',
+            tools=ptc.tools.as_tools([search_reviews]))
+
+Modules: `tool` (the Tool class, the decorator, as_tools), `naming` (kebab-case names,
+docstrings), `schema` (type hints -> pydantic model, JSON schema, signature notation),
+`summarize` (one-line call records).
+"""
+
+from .tool import Tool, as_tools, tool
+
+__all__ = ["Tool", "as_tools", "tool"]
