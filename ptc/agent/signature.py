@@ -127,14 +127,12 @@ class Signature:
             self.adapter = TypeAdapter(spec)
 
     def describe(self) -> str:
+        """The expected shape in the same notation as tool signatures ({:field :type})."""
         if self.short is not None:
             return self.short.text()
-        try:
-            import json
+        from ..tools.schema import render
 
-            return json.dumps(self.adapter.json_schema(), separators=(",", ":"))
-        except Exception:  # noqa: BLE001 - schema rendering is best-effort
-            return getattr(self.raw, "__name__", repr(self.raw))
+        return render(self.raw, output=True)
 
     def validate(self, value: Any) -> tuple[Any, str | None]:
         """(python value, None) when value conforms, else (None, message with expected and got)."""
@@ -145,8 +143,10 @@ class Signature:
             return V.to_python(value), None
         from pydantic import ValidationError
 
+        from ..tools.schema import fix_keys
+
         try:
-            return self.adapter.validate_python(V.to_python(value)), None
+            return self.adapter.validate_python(fix_keys(V.to_python(value), self.raw)), None
         except ValidationError as e:
             first = e.errors()[0]
             loc = ".".join(str(p) for p in first.get("loc", ())) or "value"

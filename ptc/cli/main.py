@@ -18,8 +18,11 @@ COMMANDS: dict[str, str] = {
     "eval": "ptc.cli.eval_cmd:eval_cmd",
     "run": "ptc.cli.eval_cmd:run_cmd",
     "repl": "ptc.cli.repl:repl_cmd",
+    "bench": "ptc.cli.bench_cmd:bench",
     "agent": "ptc.cli.agent_cmd:agent_cmd",
+    "demo": "ptc.cli.demo_cmd:demo_cmd",
     "trace": "ptc.cli.trace_cmd:trace_group",
+    "sessions": "ptc.cli.sessions_cmd:sessions_group",
 }
 
 
@@ -48,6 +51,7 @@ class LazyGroup(click.Group):
 
 EPILOG = """\b
 Examples:
+  ptc demo
   ptc eval '(+ 1 2)'
   ptc run examples/cli/orders.clj --data examples/cli/orders.json
   ptc repl

@@ -28,7 +28,7 @@ def show_turn(record: dict[str, Any], console: Any = None) -> None:
     console.rule(f"turn {number} {status}")
     program = record.get("program")
     if program:
-        console.print(Syntax(program, "clojure", theme="ansi_dark", word_wrap=True))
+        console.print(Syntax(program, "clojure", theme="ansi_dark", word_wrap=True), soft_wrap=False)
     else:
         console.print(Panel(esc(record.get("raw_response", "")[:1000]), title="reply (no code)"))
     for call in record.get("tool_calls", []):

@@ -34,7 +34,10 @@ class Scenario:
     data: dict[str, Any] = field(default_factory=dict)
     tools: tuple[Any, ...] = ()
     data_heavy: bool = False
-    extra_facts: tuple[tuple[int, str], ...] = ()  # (call index, text that must be in that prompt)
+    # (call index, text that must be in that prompt[, applies to json-tool-calling]); the flag
+    # defaults to True: pass False for PTC-only facts (a docstring, a printed line).
+    extra_facts: tuple[tuple[Any, ...], ...] = ()
+    expect_ok: bool = True  # False for a scenario that deliberately ends with (fail ...)
 
 
 @dataclass(frozen=True)
@@ -50,10 +53,17 @@ class StrategyResult:
     tokens_per_call: list[int]
     facts_present: int = 0
     facts_total: int = 0
+    system_tokens: int = 0  # the system message (with its framing), sent again on every call
+    facts_per_call: list[tuple[int, int]] = field(default_factory=list)  # (present, total) per call
 
     @property
     def total(self) -> int:
         return sum(self.tokens_per_call)
+
+    @property
+    def history_total(self) -> int:
+        """Cumulative prompt tokens without the system message: what the strategy controls."""
+        return self.total - self.system_tokens * len(self.tokens_per_call)
 
     @property
     def fact_share(self) -> float:
@@ -137,7 +147,9 @@ def facts_for(scenario: Scenario, turns: Sequence[Turn], k: int, *, println_limi
     errors = [t.error for t in done if t.error is not None]
     if errors:
         facts.append(Fact("error", errors[-1].message[:60], applies_to_json=False))
-    facts += [Fact("extra", text) for index, text in scenario.extra_facts if index == k]
+    for index, text, *flag in scenario.extra_facts:
+        if index == k:
+            facts.append(Fact("extra", text, applies_to_json=bool(flag[0]) if flag else True))
     return facts
 
 
@@ -182,15 +194,21 @@ def run_scenario(scenario: Scenario, *, encoding: str = "o200k_base",
         for k in range(len(turns)):
             messages = render(turns, k)
             res.tokens_per_call.append(count_message_tokens(messages, encoding))
+            if k == 0 and messages and messages[0]["role"] == "system":
+                res.system_tokens = count_message_tokens(messages[:1], encoding) - 3  # minus reply priming
             text = "\n".join(m["content"] for m in messages)
+            present = total = 0
             for fact in facts_for(scenario, turns, k):
                 if name == "json-tool-calling" and not fact.applies_to_json:
                     continue
-                res.facts_total += 1
+                total += 1
                 if fact.text in text or _json_form(fact.text) in text:
-                    res.facts_present += 1
+                    present += 1
                 else:
                     missing.setdefault(name, []).append(f"call {k + 1}: {fact.kind} {fact.text!r}")
+            res.facts_present += present
+            res.facts_total += total
+            res.facts_per_call.append((present, total))
         results[name] = res
     return ScenarioResult(scenario, turns, step.ok, results, missing)
 
@@ -208,18 +226,27 @@ def _json_form(text: str) -> str:
 
 
 def summary(results: Sequence[ScenarioResult]) -> dict[str, Any]:
-    """The two headline ratios the targets are stated in."""
+    """The two headline ratios the targets are stated in (cumulative prompt tokens), with
+    the facts share of SingleUserCoalesced on its worst 5+ turn scenario."""
     long_runs = [r for r in results if len(r.turns) >= 5]
     heavy = [r for r in results if r.scenario.data_heavy]
 
     def total(rs: Sequence[ScenarioResult], name: str) -> int:
         return sum(r.strategies[name].total for r in rs)
 
+    def history(rs: Sequence[ScenarioResult], name: str) -> int:
+        return sum(r.strategies[name].history_total for r in rs)
+
     suc = "single-user-coalesced"
     out: dict[str, Any] = {
         "coalesced_vs_full_5plus": (total(long_runs, suc) / total(long_runs, "full-history")) if long_runs else None,
+        # the same ratio without the system prompt (identical under both strategies)
+        "coalesced_vs_full_5plus_history": (history(long_runs, suc) / history(long_runs, "full-history"))
+        if long_runs else None,
         "coalesced_facts_5plus": (min(r.strategies[suc].fact_share for r in long_runs) if long_runs else None),
         "ptc_vs_json_data_heavy": (total(heavy, suc) / total(heavy, "json-tool-calling")) if heavy else None,
         "full_vs_json_data_heavy": (total(heavy, "full-history") / total(heavy, "json-tool-calling")) if heavy else None,
+        "scenarios_5plus": [r.scenario.name for r in long_runs],
+        "scenarios_data_heavy": [r.scenario.name for r in heavy],
     }
     return out

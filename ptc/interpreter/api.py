@@ -182,6 +182,10 @@ def run(
         raise PTCError("runtime", f"data must be a mapping of names to values, not {type(data).__name__}",
                        hint='pass data={"orders": [...]} and read it as data/orders')
     data_values = {str(k): v.from_python(val, f"data/{k}") for k, val in (data or {}).items()}
+    if tools is not None and not isinstance(tools, Mapping):
+        from ..tools import as_tools
+
+        tools = as_tools(tools)
     tool_map = dict(tools or {})
     hist = tuple(history or ())[:3]
     mem = dict(memory or {})
@@ -216,6 +220,9 @@ def run(
             if isinstance(e, (KeyboardInterrupt, SystemExit)):
                 raise
             err = rt.convert_exception(e)
+            if err.hint is None and err.kind == "runtime" and "got nil" in err.message:
+                err.hint = ("a nil often comes from a missing map key: check the key's spelling "
+                            "(e.g. :unit_price vs :unit-price) or use (get m :k default)")
             pos = rt.error_position(e.__traceback__, _LINE_MAPS)
             if pos is not None:
                 err.at(*pos)

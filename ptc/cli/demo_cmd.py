@@ -1,0 +1,45 @@
+"""`ptc demo`: a bundled mission solved offline from a committed cassette, turn by turn."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .turns_view import progress_printer
+
+EPILOG = """\b
+Examples:
+  ptc demo                          # the data-analysis mission, replayed offline
+  ptc demo acting                   # an agent whose tools act (send email, book meeting)
+  ptc demo recovering --compression # errors fed back and fixed, with compressed history
+  ptc demo --model openai/gpt-4o-mini   # the same mission solved live by a real model
+"""
+
+
+@click.command("demo", epilog=EPILOG)
+@click.argument("scenario", default="data-analysis",
+                type=click.Choice(["data-analysis", "acting", "recovering"]))
+@click.option("--model", default=None, help="Solve it live with this litellm model instead of the cassette.")
+@click.option("--compression/--no-compression", default=False,
+              help="SingleUserCoalesced history (a live model only: the cassette was recorded without it).")
+def demo_cmd(scenario: str, model: str | None, compression: bool) -> None:
+    """Run a bundled example mission and show each turn (offline by default)."""
+    from ptc.examples.cassettes import cassette_path
+    from ptc.examples.scenarios import get
+    from ptc.examples.tools import Outbox
+    from ptc.llm.cassette import ReplayLLM
+
+    sc = get(scenario)
+    if compression and model is None:
+        raise click.UsageError("--compression changes the prompts, so it needs --model (the cassette "
+                               "holds the uncompressed conversation)")
+    llm = model if model is not None else ReplayLLM(cassette_path(scenario))
+    outbox = Outbox() if sc.uses_outbox else None
+    agent = sc.agent(llm, outbox=outbox, compression=compression, on_event=progress_printer())
+    step = agent.run()
+    if outbox is not None:
+        click.echo("\n" + outbox.render())
+    problems = sc.check(step, outbox)
+    click.echo("\nanswer: correct" if not problems else "\nanswer: WRONG\n  " + "\n  ".join(problems))
+    sys.exit(0 if not problems else 1)

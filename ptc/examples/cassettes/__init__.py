@@ -1,0 +1,48 @@
+"""Committed cassettes of the example scenarios, so `ptc demo` runs offline.
+
+A cassette holds every request the agent sent and the reply it got. It was recorded from
+the scenario's scripted replies; replaying checks that ptc still sends exactly the same
+prompts. After a change to the prompt (e.g. a new library function), re-record with
+
+    python -m ptc.examples.cassettes
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def cassette_path(name: str) -> Path:
+    return HERE / f"{name}.jsonl"
+
+
+def record(name: str) -> Path:
+    """Re-record one scenario's cassette from its scripted replies."""
+    from ...llm.cassette import RecordingLLM
+    from ..scenarios import get
+    from ..tools import Outbox
+
+    scenario = get(name)
+    path = cassette_path(name)
+    if path.exists():
+        path.unlink()
+    llm = RecordingLLM(scenario.scripted_llm(), path)
+    outbox = Outbox() if scenario.uses_outbox else None
+    step = scenario.agent(llm, outbox=outbox).run()
+    problems = scenario.check(step, outbox)
+    if problems:
+        raise RuntimeError(f"scenario {name} did not reach its answer while recording: {problems}")
+    return path
+
+
+def record_all() -> list[Path]:
+    from ..scenarios import SCENARIOS
+
+    return [record(name) for name in SCENARIOS]
+
+
+if __name__ == "__main__":
+    for p in record_all():
+        print(f"recorded {p}")

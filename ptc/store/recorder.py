@@ -1,0 +1,175 @@
+"""Persist an agent run, event by event, as a protocol-complete conversation log.
+
+    store = Store()
+    agent = ptc.Agent(mission, tools=..., on_event=recorder(store, session_id))
+
+Mapping (see docs/store.md):
+
+    run_started    start_run(run_id, mission, meta) + user message: the mission
+                   (the system prompt is composed fresh on every call and never stored)
+    llm_replied    ok: assistant message, blocks text (the reply verbatim) + code (the program)
+                   failed: append_llm_error (partial output + LLM_ERROR block; stays in context)
+    program_ran    if the program called tools: one assistant message whose tool_calls list
+                   every call (ids "<run>-<turn>-<i>"), then one tool message per call
+                   (tool_call_id, the result as JSON or the error)
+    tool_called    nothing more (program_ran already carries every call, even of a failed program)
+    turn_finished  save_turn(run_id, record) + a user message with the feedback the model gets
+                   (output, result, defined names, error, turns left) unless the run ends there
+    run_finished   finish_run(run_id, ok, outcome)
+    llm_request, turn_started: nothing (the requests are recomputable from the log)
+
+Every message carries run_id, turn and mode. Writes are synchronous, one transaction per
+message, so a process that dies mid-run leaves a log that is complete up to its last event.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Mapping
+
+from .messages import Block
+from .store import Store
+
+_LLM_ERROR = re.compile(r"^LLM error \((?P<kind>[\w-]+)\): (?P<message>.*)$", re.S)
+
+
+def tool_call_id(run_id: str, turn: int | None, index: int) -> str:
+    return f"{run_id}-{turn if turn is not None else 0}-{index}"
+
+
+def feedback_text(record: Mapping[str, Any], turns_left: int) -> str:
+    """The feedback for a turn, rebuilt from its JSON record (mirrors ptc.compression.feedback)."""
+    from ..compression.feedback import MAX_RESULT_CHARS, output_block
+
+    parts: list[str] = []
+    if record.get("program") is None:
+        parts.append("No code found in your reply. Reply with one ```clojure block containing a program.")
+    prints = tuple(record.get("prints") or ())
+    if prints:
+        parts.append("Output:\n" + output_block(prints))
+    if record.get("success") and not record.get("returned"):
+        text = str(record.get("result", "nil"))
+        if len(text) > MAX_RESULT_CHARS:
+            text = text[:MAX_RESULT_CHARS] + "... (truncated)"
+        parts.append(f"Result: {text}")
+    if record.get("defined"):
+        parts.append("Defined: " + ", ".join(record["defined"]))
+    error = record.get("error")
+    if error and record.get("program") is not None:
+        parts.append(_format_error(error))
+    parts.append(f"Turns left: {turns_left}")
+    return "\n\n".join(parts)
+
+
+def _format_error(error: Mapping[str, Any]) -> str:
+    line, column = error.get("line"), error.get("column")
+    where = f" {line}:{column}" if line is not None else ""
+    text = f"error[{error.get('kind')}]{where}: {error.get('message')}"
+    if error.get("hint"):
+        text += f"\n  hint: {error['hint']}"
+    return text
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, default=repr)
+
+
+class Recorder:
+    """An `on_event` handler writing a run into a session (created on run_started if not given)."""
+
+    def __init__(self, store: Store, session_id: str | None = None, *, mode: str = "agent",
+                 title: str | None = None) -> None:
+        self.store = store
+        self.session_id = session_id
+        self.mode = mode
+        self.title = title
+        self.max_turns: dict[str, int] = {}
+
+    def __call__(self, event: Any) -> None:
+        handler = getattr(self, "_on_" + event.type, None)
+        if handler is not None:
+            handler(event.run_id, event.turn, event.data)
+
+    def _append(self, role: str, blocks: list[Block], run_id: str, turn: int | None, **fields: Any) -> Any:
+        assert self.session_id is not None
+        return self.store.append(self.session_id, role, blocks, mode=self.mode, run_id=run_id, turn=turn, **fields)
+
+    def _on_run_started(self, run_id: str, _turn: int | None, data: Mapping[str, Any]) -> None:
+        mission = str(data.get("mission", ""))
+        if self.session_id is None:
+            title = self.title if self.title is not None else mission.strip().splitlines()[0][:80] if mission.strip() \
+                else "run"
+            self.session_id = self.store.create_session(title, self.mode).id
+        meta = {k: v for k, v in data.items() if k not in ("mission", "system_prompt")}
+        self.max_turns[run_id] = int(data.get("max_turns") or 0)
+        self.store.start_run(mission, run_id=run_id, session_id=self.session_id, meta=meta)
+        self._append("user", [Block("text", mission)], run_id, None)
+
+    def _on_llm_replied(self, run_id: str, turn: int | None, data: Mapping[str, Any]) -> None:
+        assert self.session_id is not None
+        if not data.get("ok", True):
+            raw = str(data.get("error", ""))
+            match = _LLM_ERROR.match(raw)
+            kind, message = (match["kind"], match["message"]) if match else (str(data.get("kind", "other")), raw)
+            self.store.append_llm_error(self.session_id, data.get("partial") or "", kind, message, run_id,
+                                        turn=turn, mode=self.mode)
+            return
+        from ..agent.response import extract_code
+
+        text = str(data.get("text", ""))
+        usage = {k: data.get(k) for k in ("prompt_tokens", "completion_tokens", "cost", "duration") if k in data}
+        blocks = [Block("text", text, usage or None)]
+        code = extract_code(text)
+        if code is not None:
+            blocks.append(Block("code", code, {"language": "clojure"}))
+        tokens = data.get("completion_tokens")
+        self._append("assistant", blocks, run_id, turn, token_count=tokens if isinstance(tokens, int) and tokens else None)
+
+    def _on_program_ran(self, run_id: str, turn: int | None, data: Mapping[str, Any]) -> None:
+        calls = list(data.get("tool_calls") or ())
+        if not calls:
+            return
+        assert self.session_id is not None
+        tool_calls, call_blocks, results = [], [], []
+        for i, call in enumerate(calls):
+            cid = tool_call_id(run_id, turn, i)
+            args = _json(call.get("args"))
+            tool_calls.append({"id": cid, "type": "function", "function": {"name": call.get("name"), "arguments": args}})
+            call_blocks.append(Block("tool_call", args, {"id": cid, "name": call.get("name")}))
+            error = call.get("error")
+            content = f"error: {error}" if error else _json(call.get("result"))
+            results.append(dict(role="tool", tool_call_id=cid, mode=self.mode, run_id=run_id, turn=turn,
+                                blocks=[Block("tool_result", content, {"name": call.get("name"), "error": error,
+                                                                       "duration": call.get("duration")})]))
+        first = dict(role="assistant", blocks=call_blocks, tool_calls=tool_calls, mode=self.mode, run_id=run_id,
+                     turn=turn)
+        self.store.append_many(self.session_id, [first, *results])
+
+    def _on_turn_finished(self, run_id: str, turn: int | None, data: Mapping[str, Any]) -> None:
+        record = data.get("record")
+        if not isinstance(record, Mapping):
+            return
+        self.store.save_turn(run_id, record)
+        if record.get("returned") or record.get("failed"):
+            return  # the run ends here: no model reads a feedback message
+        number = int(record.get("number") or turn or 0)
+        max_turns = self.max_turns.get(run_id, 0)
+        left = max(0, max_turns - number)
+        blocks = [Block("text", feedback_text(record, left), {"feedback": True})]
+        if record.get("error"):
+            blocks.append(Block("error", _format_error(record["error"]), dict(record["error"])))
+        self._append("user", blocks, run_id, turn)
+
+    def _on_run_finished(self, run_id: str, _turn: int | None, data: Mapping[str, Any]) -> None:
+        self.store.finish_run(run_id, bool(data.get("ok")), dict(data))
+        self.max_turns.pop(run_id, None)
+
+
+def recorder(store: Store, session_id: str | None = None, *, mode: str = "agent", title: str | None = None) -> Recorder:
+    """An event handler for `ptc.Agent(on_event=...)` that persists the run into `session_id`.
+
+    Without a session id, a session titled after the mission is created when the run starts
+    (`handler.session_id` tells which).
+    """
+    return Recorder(store, session_id, mode=mode, title=title)

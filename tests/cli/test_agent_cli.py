@@ -1,0 +1,48 @@
+"""ptc demo, ptc agent and ptc trace show through click's runner."""
+
+import json
+
+from click.testing import CliRunner
+
+from ptc.cli.main import main
+
+
+def test_demo_replays_offline_and_is_correct() -> None:
+    for scenario in ("data-analysis", "acting", "recovering"):
+        result = CliRunner().invoke(main, ["demo", scenario])
+        assert result.exit_code == 0, result.output
+        assert "answer: correct" in result.output and "turn 1" in result.output
+
+
+def test_demo_compression_needs_a_model() -> None:
+    result = CliRunner().invoke(main, ["demo", "--compression"])
+    assert result.exit_code != 0 and "needs --model" in result.output
+
+
+def test_agent_with_replay_and_trace(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from ptc.llm.cassette import RecordingLLM
+    from ptc.llm.scripted import ScriptedLLM
+    import ptc
+
+    cassette = tmp_path / "c.jsonl"
+    data = tmp_path / "d.json"
+    data.write_text(json.dumps({"xs": [1, 2, 3]}))
+    mission = "Sum xs"
+    replies = ["```clojure\n(println (count data/xs))\n```", "```clojure\n(return (reduce + data/xs))\n```"]
+    ptc.Agent(mission, data={"xs": [1, 2, 3]}, llm=RecordingLLM(ScriptedLLM(replies), cassette)).run()
+    trace = tmp_path / "t.jsonl"
+    result = CliRunner().invoke(main, ["agent", mission, "--data", str(data), "--replay", str(cassette),
+                                       "--trace", str(trace)])
+    assert result.exit_code == 0, result.output
+    assert "ok after 2 turn(s): 6" in result.output
+    shown = CliRunner().invoke(main, ["trace", "show", str(trace)])
+    assert shown.exit_code == 0 and "turn 2" in shown.output and "(reduce + data/xs)" in shown.output
+    compressed = CliRunner().invoke(main, ["trace", "show", str(trace), "--view", "compressed"])
+    assert compressed.exit_code == 0 and "; Output:\n3" in compressed.output and "Turns left" in compressed.output
+    full = CliRunner().invoke(main, ["trace", "show", str(trace), "--view", "full"])
+    assert full.exit_code == 0 and full.output.count("ASSISTANT") == 2
+
+
+def test_agent_tools_option_loads_a_factory(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    result = CliRunner().invoke(main, ["agent", "x", "--tools", "ptc.examples.tools:nope"])
+    assert result.exit_code != 0 and "cannot load" in result.output
