@@ -69,7 +69,10 @@ def tokens_cmd(encoding: str, scenario_names: tuple[str, ...], as_json: bool, pl
         _require_matplotlib()
     results = run(scenario_names, encoding)
     if plot_path is not None:
-        write_plot(results, plot_path)
+        try:
+            write_plot(results, plot_path)
+        except OSError as e:
+            raise click.ClickException(f"cannot write {plot_path}: {e.strerror or e}") from e
     if as_json:
         click.echo(json.dumps(to_json(results, encoding), indent=2))
         return

@@ -24,20 +24,45 @@ def _blocks(text: str) -> list[str]:
 def test_quickstart_has_exactly_two_commands():
     commands = [line for line in _blocks(_section("Quickstart"))[0].splitlines() if line.strip()]
     assert commands == [
-        "pip install . && ptc run examples/cli/orders.clj --data examples/cli/orders.json",
+        "pip install . && ptc demo",
         'pip install ".[test]" && python -m pytest -q',
     ]
 
 
-def test_quickstart_output_is_what_the_program_prints(monkeypatch, tmp_path):
+def test_quickstart_output_is_what_the_demo_prints(monkeypatch, tmp_path):
     from ptc.cli.main import main
 
     monkeypatch.chdir(ROOT)
     monkeypatch.setenv("PTC_HOME", str(tmp_path))
     expected = _blocks(_section("Quickstart"))[1]
+    r = CliRunner().invoke(main, ["demo"])
+    assert r.exit_code == 0, r.output
+    for line in expected.splitlines():
+        assert line in r.stdout
+
+
+def test_sample_program_in_the_command_table_runs(monkeypatch, tmp_path):
+    from ptc.cli.main import main
+
+    monkeypatch.chdir(ROOT)
     r = CliRunner().invoke(main, ["run", "examples/cli/orders.clj", "--data", "examples/cli/orders.json"])
     assert r.exit_code == 0, r.output
-    assert r.stdout == expected
+    assert ":total-revenue 14755" in r.stdout
+
+
+def test_readme_agent_example_runs_offline(monkeypatch):
+    import ptc
+
+    code = next(b for b in _blocks(_section("An agent with a typed tool")) if b.startswith("import ptc"))
+    reply = ("```clojure\n(let [rs (tool/search-reviews {:category \"Electronics\"})\n"
+             "      best (max-by :stars rs)]\n  (return (select-keys best [:product :stars])))\n```")
+    code = code.replace('llm="openai/gpt-4o-mini"', "llm=ptc.ScriptedLLM([REPLY])")
+    assert "ScriptedLLM" in code
+    printed: list[str] = []
+    monkeypatch.setattr("builtins.print", lambda *a: printed.append(" ".join(map(str, a))))
+    exec(compile(code, "README.md", "exec"), {"REPLY": reply})
+    assert printed[0] == "True {'product': 'Laptop', 'stars': 5}"
+    assert "prompt_tokens" in printed[1]
 
 
 def test_ci_runs_the_readme_test_command():
@@ -54,7 +79,7 @@ def test_ci_runs_the_readme_test_command():
 def test_readme_python_example(monkeypatch):
     import ptc
 
-    code = next(b for b in _blocks(README) if b.startswith("import ptc"))
+    code = next(b for b in _blocks(_section("A taste of PTC-Lisp")) if b.startswith("import ptc"))
     printed: list[str] = []
     monkeypatch.setattr("builtins.print", lambda *a: printed.append(" ".join(map(str, a))))
     exec(compile(code, "README.md", "exec"), {})

@@ -1,0 +1,14 @@
+"""Token benchmark: prompt tokens per LLM call, JSON tool calling vs PTC full history vs PTC
+single-user-coalesced, on the bundled multi-turn scenarios (ptc.compression.scenarios).
+
+The same command as `ptc bench tokens` (same options), as a script:
+
+    python bench/tokens.py [--encoding o200k_base] [--scenario NAME ...] [--json] [--plot FILE.png]
+"""
+
+from __future__ import annotations
+
+from ptc.cli.bench_cmd import tokens_cmd
+
+if __name__ == "__main__":
+    tokens_cmd(prog_name="python bench/tokens.py")
