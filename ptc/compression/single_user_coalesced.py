@@ -34,17 +34,16 @@ class Summary:
     printlns_dropped: int
 
 
-def tool_call_line(name: str, args: Any) -> str:
-    """`;   name(args)` with args in Clojure syntax (3 items, 60 characters)."""
+def tool_call_line(name: str, args: Any, error: str | None = None) -> str:
+    """`;   name(args)` with args in Clojure syntax (3 items per collection, strings cut at 60
+    characters). A call that failed is marked, so the model does not take it for done."""
     if type(args) in V.VECTOR_TYPES:
         text = " ".join(sample_text(a, limit=ARGS_LIMIT, max_chars=ARGS_CHARS) for a in args)
-        if len(text) > ARGS_CHARS:
-            text = text[: ARGS_CHARS - 3] + "..."
     elif type(args) in V.MAP_TYPES and len(args) == 0:
         text = ""
     else:
         text = sample_text(args, limit=ARGS_LIMIT, max_chars=ARGS_CHARS)
-    return f";   {name}({text})"
+    return f";   {name}({text})" + (" -> failed" if error else "")
 
 
 def sample_of(value: Any) -> str | None:
@@ -91,7 +90,7 @@ def failed_block(turn: Turn) -> str:
 
 def summarize(turns: Sequence[Turn], memory: Mapping[str, Any], *, println_limit: int,
               tool_call_limit: int) -> Summary:
-    calls: list[str] = [tool_call_line(c.name, c.args) for t in turns for c in t.tool_calls]
+    calls: list[str] = [tool_call_line(c.name, c.args, c.error) for t in turns for c in t.tool_calls]
     shown_calls = calls[-tool_call_limit:] if tool_call_limit > 0 else []
     # Definitions in definition order; a redefinition moves the name to its latest position.
     order: OrderedDict[str, tuple[str | None, bool]] = OrderedDict()

@@ -123,6 +123,8 @@ class _Printer:
             self.w("}")
         elif t in v.SET_TYPES:
             self.seq("#{", sorted(x, key=_set_order), "}")
+        elif t is _SampleSet:
+            self.seq("#{", x, "}")
         elif t is _OrderedPairs:
             self.w("{")
             for i, (k, val) in enumerate(x):
@@ -202,31 +204,34 @@ def type_label(x: Any) -> str:
 
 
 def sample_text(x: Any, *, limit: int = 3, max_chars: int = 80) -> str:
-    """Clojure text of a value with at most `limit` items per collection and `max_chars`
-    characters in all (the seed's Format.to_clojure(value, limit:, printable_limit:))."""
-    return truncate(_limit_items(x, limit, 0), max_chars)
+    """Clojure text of a value with at most `limit` items per collection and every string cut
+    to `max_chars` characters (the seed's Format.to_clojure(value, limit:, printable_limit:),
+    which follows Elixir's Inspect options: `printable_limit` applies to each string)."""
+    return pr_str(_limit_items(x, limit, 0, max_chars))
 
 
-def _limit_items(x: Any, limit: int, depth: int) -> Any:
+def _limit_items(x: Any, limit: int, depth: int, max_chars: int = 80) -> Any:
     t = type(x)
+    if t is str:
+        return x if len(x) <= max_chars else x[:max_chars] + "..."
     if depth > 4:
-        return x
+        return _ELLIPSIS if t in v.MAP_TYPES or t in v.SET_TYPES or t in v.SEQUENTIAL_TYPES else x
     if t in v.VECTOR_TYPES:
-        items = [_limit_items(i, limit, depth + 1) for i in list(x)[:limit]]
+        items = [_limit_items(i, limit, depth + 1, max_chars) for i in list(x)[:limit]]
         return v.vec(items + ([_ELLIPSIS] if len(x) > limit else []))
     if t is v.PList or t is v.LazySeq:
         head = list(x)[: limit + 1] if t is v.PList else [i for _, i in zip(range(limit + 1), x)]
-        items = [_limit_items(i, limit, depth + 1) for i in head[:limit]]
+        items = [_limit_items(i, limit, depth + 1, max_chars) for i in head[:limit]]
         return v.PList(items + ([_ELLIPSIS] if len(head) > limit else []))
     if t in v.MAP_TYPES:
         pairs = list(x.items())
-        out = [(k, _limit_items(val, limit, depth + 1)) for k, val in pairs[:limit]]
+        out = [(k, _limit_items(val, limit, depth + 1, max_chars)) for k, val in pairs[:limit]]
         if len(pairs) > limit:
             out.append((_ELLIPSIS, _ELLIPSIS))
         return _OrderedPairs(out)
     if t in v.SET_TYPES:
-        items = sorted(x, key=_set_order)
-        return v.make_set(items[:limit]) if len(items) <= limit else v.vec(items[:limit] + [_ELLIPSIS])
+        items = [_limit_items(i, limit, depth + 1, max_chars) for i in sorted(x, key=_set_order)]
+        return _SampleSet(items[:limit] + ([_ELLIPSIS] if len(items) > limit else []))
     return x
 
 
@@ -236,6 +241,12 @@ class _Ellipsis(v.Symbol):
 
 
 _ELLIPSIS = _Ellipsis()
+
+
+class _SampleSet(tuple):  # type: ignore[type-arg]
+    """Set items in order, printed as a set (for samples only)."""
+
+    __slots__ = ()
 
 
 class _OrderedPairs(tuple):  # type: ignore[type-arg]

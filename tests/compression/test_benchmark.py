@@ -30,16 +30,6 @@ EXPECTED_FAILURES: dict[str, dict[int, str]] = {
     "expense-escalation": {4: "analysis", 7: "tool"},  # undefined name, a Saturday refused
 }
 
-# SingleUserCoalesced renders tool-call arguments through sample_text(args, limit=3,
-# max_chars=60), which cuts the *whole* argument text at 60 characters, so a send-email's
-# :subject and :body (and a book-meeting's :day) never reach the prompt. The seed's
-# Format.to_clojure(args, limit: 3, printable_limit: 60) limits each *string* to 60
-# characters (Elixir's printable_limit; ptc_runner's Format shows
-# to_clojure("very long string here", printable_limit: 10) == "\"very long ...\""), which
-# keeps them. With per-string truncation these scenarios keep 100% of their facts.
-ARGS_TRUNCATION = ("SingleUserCoalesced truncates the whole tool-call argument text to 60 chars; the spec "
-                   "(printable_limit) truncates each string, keeping :subject/:body of send-email")
-FACT_GAPS = {"support-outreach": ARGS_TRUNCATION, "expense-escalation": ARGS_TRUNCATION}
 
 
 @pytest.fixture(scope="module")
@@ -114,20 +104,11 @@ def test_scenarios_cover_the_required_situations(results: dict[str, ScenarioResu
 # -- facts -----------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=FACT_GAPS[n])) if n in FACT_GAPS else n
-    for n in NAMES])
+@pytest.mark.parametrize("name", NAMES)
 def test_coalesced_keeps_every_fact(results: dict[str, ScenarioResult], name: str) -> None:
     r = results[name]
     assert r.missing.get(SUC, []) == []
     assert r.strategies[SUC].fact_share == 1.0
-
-
-def test_the_coalesced_fact_gaps_are_tool_call_arguments_only(results: dict[str, ScenarioResult]) -> None:
-    """What the xfails above lose: string arguments cut off in the tool-call list, nothing else."""
-    for name in FACT_GAPS:
-        missing = results[name].missing[SUC]
-        assert missing and all(": tool_call " in m for m in missing), missing
 
 
 def test_extra_facts_can_be_ptc_only() -> None:
@@ -172,13 +153,20 @@ def test_token_counts(results: dict[str, ScenarioResult], name: str) -> None:
 # -- the headline targets (token counts are deterministic) ----------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="measured 89.6% of FullHistory's tokens over the 5+ turn scenarios "
-                                       "(58% without the system prompt) and 83% of facts on the worst one; "
-                                       "reported to the lead")
-def test_target_coalesced_at_most_half_of_full_history_with_all_facts(results: dict[str, ScenarioResult]) -> None:
+def test_coalesced_keeps_all_facts_and_beats_full_history_on_long_runs(
+        results: dict[str, ScenarioResult]) -> None:
     s = summary(list(results.values()))
-    assert s["coalesced_vs_full_5plus"] <= 0.50
     assert s["coalesced_facts_5plus"] == 1.0
+    for r in results.values():
+        if len(r.turns) >= 5:
+            assert r.strategies[SUC].total < r.strategies["full-history"].total, r.scenario.name
+
+
+@pytest.mark.xfail(strict=True, reason="measured 90.5% of FullHistory's prompt tokens over the 5+ turn scenarios "
+                                       "(61.7% of the history alone): the ~2,100-token system prompt is sent on "
+                                       "every call under both strategies; see docs/benchmarks.md")
+def test_target_coalesced_at_most_half_of_full_history(results: dict[str, ScenarioResult]) -> None:
+    assert summary(list(results.values()))["coalesced_vs_full_5plus"] <= 0.50
 
 
 def test_target_ptc_at_most_15_percent_of_json_tool_calling_on_data_heavy(results: dict[str, ScenarioResult]) -> None:

@@ -38,13 +38,20 @@ def test_the_seed_example_with_tool_calls_defs_and_output() -> None:
     )
 
 
-def test_exploration_mode_shows_samples_truncated_to_80_chars() -> None:
+def test_exploration_mode_shows_samples_with_strings_cut_at_80_chars() -> None:
     run = Run(tools={"search-reviews": reviews})
     run.turn('(def reviews (tool/search-reviews "Electronics"))')
     line = [l for l in render(run).splitlines() if l.startswith("; Defined: reviews")][0]
     sample = line.split("sample: ", 1)[1]
     assert line.startswith("; Defined: reviews = string, sample: \"Customer Review Summary")
-    assert len(sample) == 80 and sample.endswith("...")
+    assert sample == '"' + reviews("Electronics")[:80] + '..."'
+
+
+def test_samples_limit_items_per_collection() -> None:
+    run = Run()
+    run.turn('(def m {:a [1 2 3 4 5] :b "' + "y" * 100 + '" :c 3 :d 4})')
+    line = [l for l in render(run).splitlines() if l.startswith("; Defined: m")][0]
+    assert line == '; Defined: m = map[4], sample: {:a [1 2 3 ...], :b "' + "y" * 80 + '...", :c 3, ...}'
 
 
 def test_section_order_and_templates() -> None:
@@ -125,13 +132,22 @@ def test_tool_call_limit_is_fifo() -> None:
                 if l.startswith(";   ")]) == 3
 
 
-def test_tool_args_truncated_to_60_chars_and_3_items() -> None:
+def test_tool_args_strings_cut_at_60_chars_and_3_items() -> None:
     run = Run(tools={"t": lambda **kw: None})
     run.turn('(tool/t {:a "' + "x" * 100 + '" :b 2})')
     run.turn("(tool/t {:items [1 2 3 4 5]})")
     lines = [l for l in render(run).splitlines() if l.startswith(";   t(")]
-    assert len(lines[0]) == len(";   t()") + 60 and lines[0].endswith("...)")
+    assert lines[0] == ';   t({:a "' + "x" * 60 + '...", :b 2})'
     assert lines[1] == ";   t({:items [1 2 3 ...]})"
+
+
+def test_failed_tool_calls_are_marked() -> None:
+    def refuse(day: str) -> None:
+        raise ValueError("weekend")
+
+    run = Run(tools={"book": refuse})
+    run.turn('(tool/book {:day "2026-05-02"})')
+    assert ';   book({:day "2026-05-02"}) -> failed' in render(run)
 
 
 def test_failed_turns_kept_verbatim_each_with_its_block() -> None:
