@@ -400,6 +400,91 @@ class Compiler:
         return (f"({t}.get({k}, {t}.get({name}{dflt})) if type({t} := {target}) is _FMap "
                 f"else _lookup({self.mark(node)}{t}, {k}{dflt}))")
 
+    def fused(self, node: n.Call, fn: _Func, b: Builtin) -> str | None:
+        """`(filter (fn [x] ...) coll)` and friends as one Python loop with the fn's body
+        inlined: no call and no step tick per item (steps are charged per chunk of items).
+        Only for a literal single-arity fn over a realized collection; anything else (a lazy
+        input, a body that needs statements) takes the builtin with the compiled fn."""
+        name = b.qualified
+        reduce_ = name == "reduce"
+        if len(node.args) != (3 if reduce_ else 2):
+            return None
+        f = node.args[0]
+        if not (type(f) is n.Fn and len(f.arities) == 1 and f.self_binding is None):
+            return None
+        a = f.arities[0]
+        if a.rest is not None or a.has_recur or len(a.params) != (2 if reduce_ else 1):
+            return None
+        if reduce_:
+            return self.fused_reduce(node, fn, b, f, a)
+        x = a.params[0].py
+        with fn.capture() as buf:
+            body = self.expr(a.body, fn)
+            test = self.truth_of(body, a.body, fn) if name in ("filter", "filterv", "remove") else ""
+        if buf:
+            return None
+        coll = self.args([node.args[1]], fn)[0]
+        t, c, k = fn.tmp(), fn.tmp(), fn.tmp()
+        loop = f"for {c} in _chunks({t}) for {x} in {c}"
+        comp = {
+            "map": f"_plist([{body} {loop}])",
+            "mapv": f"_vec([{body} {loop}])",
+            "filter": f"_plist([{x} {loop} if {test}])",
+            "filterv": f"_vec([{x} {loop} if {test}])",
+            "remove": f"_plist([{x} {loop} if not {test}])",
+            "keep": f"_plist([{k} {loop} if ({k} := {body}) is not None])",
+        }[name]
+        slow = f"{self.builtin(b)}({self.mark(node)}{self.fn(f)}, {t})"
+        return f"({comp} if type({t} := {coll}) in _FUSE_REAL else {slow})"
+
+    def fused_reduce(self, node: n.Call, fn: _Func, b: Builtin, f: n.Fn, a: n.Arity) -> str:
+        acc, x = a.params[0].py, a.params[1].py
+        init, coll = self.args(node.args[1:], fn)
+        t, c = fn.tmp(), fn.tmp()
+        fn.emit(f"{acc} = {init}", node)
+        fn.emit(f"{t} = {coll}")
+        transient = _transient_update(a.body, a.params[0])
+        if transient is not None:
+            # (reduce (fn [m x] (assoc m k v)) init coll): the accumulator never escapes the
+            # body, so the loop may update a private dict/list and build one persistent value
+            # at the end (what Clojure's transients do), instead of a new map per item.
+            kind, parts = transient
+            d = fn.tmp()
+            fn.emit(f"if type({t}) in _FUSE_REAL and type({acc}) in {'_MAP_TYPES' if kind == 'assoc' else '_VEC_TYPES'}:",
+                    node)
+            with fn.block():
+                fn.emit(f"{d} = {'dict(' + acc + '.items())' if kind == 'assoc' else 'list(' + acc + ')'}")
+                fn.emit(f"for {c} in _chunks({t}):")
+                with fn.block():
+                    fn.emit(f"for {x} in {c}:")
+                    with fn.block():
+                        if kind == "assoc":
+                            k, val = self.args(parts, fn)
+                            fn.emit(f"{d}[{k}] = {val}", a.body)
+                        else:
+                            fn.emit(f"{d}.append({self.args(parts, fn)[0]})", a.body)
+                    fn.emit(f"_grown(len({d}))")
+                fn.emit(f"{acc} = {'_make_map(' + d + ')' if kind == 'assoc' else '_vec(' + d + ')'}")
+            fn.emit(f"elif type({t}) in _FUSE_REAL:", node)
+        else:
+            fn.emit(f"if type({t}) in _FUSE_REAL:", node)
+        with fn.block():
+            fn.emit(f"for {c} in _chunks({t}):")
+            with fn.block():
+                fn.emit(f"for {x} in {c}:")
+                with fn.block():
+                    fn.emit(f"{acc} = {self.expr(a.body, fn)}", a.body)
+                    fn.emit(f"if type({acc}) is _Reduced: break")
+                fn.emit("else:")
+                with fn.block():
+                    fn.emit("continue")
+                fn.emit("break")
+            fn.emit(f"if type({acc}) is _Reduced: {acc} = {acc}.val")
+        fn.emit("else:")
+        with fn.block():
+            fn.emit(f"{acc} = {self.builtin(b)}({self.mark(node)}{self.fn(f)}, {acc}, {t})", node)
+        return acc
+
     def args(self, nodes: list[n.Node], fn: _Func) -> list[str]:
         """Compile arguments left to right, keeping evaluation order if one needs statements."""
         out: list[str] = []
@@ -418,6 +503,10 @@ class Compiler:
 
     def call(self, node: n.Call, fn: _Func) -> str:
         head = node.fn
+        if type(head) is n.BuiltinRef and head.builtin.qualified in _FUSABLE:
+            fused = self.fused(node, fn, head.builtin)
+            if fused is not None:
+                return fused
         if type(head) is n.BuiltinRef:
             inline = _INLINE.get(head.builtin.qualified)
             if inline is not None:
@@ -440,7 +529,9 @@ class Compiler:
 
     def truth(self, node: n.Node, fn: _Func) -> str:
         """A Python condition that is true when node's value is truthy in Clojure."""
-        e = self.expr(node, fn)
+        return self.truth_of(self.expr(node, fn), node, fn)
+
+    def truth_of(self, e: str, node: n.Node, fn: _Func) -> str:
         if _is_boolean(node):
             return e
         if type(node) is n.Const:
@@ -616,6 +707,53 @@ class Compiler:
             fac.out.append(Line(line.indent + fac.indent, line.text, line.pos))
 
 
+_FUSABLE = frozenset({"map", "mapv", "filter", "filterv", "remove", "keep", "reduce"})
+
+
+def _transient_update(body: n.Node, acc: n.Binding) -> tuple[str, list[n.Node]] | None:
+    """("assoc", [k, v]) or ("conj", [x]) when body is `(assoc acc k v)` / `(conj acc x)` and
+    acc appears nowhere else in it (so no other code can observe the accumulator)."""
+    if type(body) is not n.Call or type(body.fn) is not n.BuiltinRef:
+        return None
+    name = body.fn.builtin.qualified
+    args = body.args
+    if not args or type(args[0]) is not n.Local or args[0].binding is not acc:
+        return None
+    rest = args[1:]
+    if any(_mentions(x, acc) for x in rest):
+        return None
+    if name == "assoc" and len(rest) == 2:
+        return "assoc", rest
+    if name == "conj" and len(rest) == 1:
+        return "conj", rest
+    return None
+
+
+def _mentions(node: Any, binding: n.Binding) -> bool:
+    """Whether node refers to binding anywhere (conservatively true for unknown shapes)."""
+    stack: list[Any] = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, n.Local):
+            if x.binding is binding or x.binding.box is binding:
+                return True
+        elif isinstance(x, n.Fn):
+            if id(binding) in x.captures:
+                return True
+            stack.extend(a.body for a in x.arities)
+        elif isinstance(x, (n.Node, n.ForClause, n.Arity)):
+            for val in vars(x).values():
+                if isinstance(val, (n.Node, n.ForClause, n.Arity)):
+                    stack.append(val)
+                elif isinstance(val, (list, tuple)):
+                    for item in val:
+                        if isinstance(item, (n.Node, n.ForClause, n.Arity)):
+                            stack.append(item)
+                        elif isinstance(item, tuple):
+                            stack.extend(i for i in item if isinstance(i, (n.Node, n.Fn)))
+    return False
+
+
 class _CaseTable(dict):  # type: ignore[type-arg]
     """A case dispatch table (a constant; never a PTC value)."""
 
@@ -653,6 +791,7 @@ def _is_boolean(node: n.Node) -> bool:
 # builtin, which validates and raises the proper error.
 
 InlineFn = Callable[[Compiler, _Func, n.Call, list[str]], "str | None"]
+_FAST_INT = 1 << 62  # inline +/-/inc/dec results within this bound skip the integer-size check
 _INLINE: dict[str, InlineFn] = {}
 
 
@@ -701,7 +840,7 @@ def _numeric_binop(op: str, float_only: bool = False) -> InlineFn:
         fast = f"{a} {op} {b}"
         if op in ("+", "-"):  # keep the integer-size limit: results past it go through _big
             r = fn.tmp()
-            fast = f"({r} if -_MAXI < ({r} := {fast}) < _MAXI else _big({r}))"
+            fast = f"({r} if {-_FAST_INT} < ({r} := {fast}) < {_FAST_INT} else _big({r}))"
         return f"({fast} if {' and '.join(checks)} else {slow}{a}, {b}))"
 
     return inline
@@ -718,7 +857,7 @@ def _inc_dec(op: str) -> InlineFn:
         pa, a = _bind_simple(fn, args[0])
         first = f"type({pa or a}) in _NUMT"
         r = fn.tmp()
-        fast = f"({r} if -_MAXI < ({r} := {a} {op} 1) < _MAXI else _big({r}))"
+        fast = f"({r} if {-_FAST_INT} < ({r} := {a} {op} 1) < {_FAST_INT} else _big({r}))"
         return f"({fast} if {first} else {c.builtin(node.fn.builtin)}({c.mark(node)}{a}))"  # type: ignore[attr-defined]
 
     return inline

@@ -31,6 +31,7 @@ later run, raises a runtime error asking the program to define it again.
 
 from __future__ import annotations
 
+import array
 import asyncio
 import atexit
 import contextlib
@@ -49,7 +50,8 @@ import subprocess
 import sys
 import threading
 import time
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping
+from typing import Any, Sequence
 
 import immutables
 
@@ -366,7 +368,15 @@ def run_isolated(
     if not hasattr(socket, "send_fds") or not hasattr(os, "fork") or resource is None:
         raise PTCError("runtime", "process isolation needs a POSIX host (fork and descriptor passing)",
                        hint='use Limits(isolation="inline") on this platform')
+    # The same checks and conversions as the inline runner, in the same order (same errors).
+    if data is not None and not isinstance(data, Mapping):
+        raise PTCError("runtime", f"data must be a mapping of names to values, not {type(data).__name__}",
+                       hint='pass data={"orders": [...]} and read it as data/orders')
     data_values = {str(k): v.from_python(val, f"data/{k}") for k, val in (data or {}).items()}
+    if tools is not None and not isinstance(tools, Mapping):
+        from ..tools import as_tools
+
+        tools = as_tools(tools)
     tool_map = dict(tools or {})
     mem_in = dict(memory or {})
     hist = tuple(history or ())[:3]
@@ -382,7 +392,7 @@ def run_isolated(
     cap = 2 * limits.max_memory + 2 * len(request) + MESSAGE_SLACK
     grace = GRACE_BASE + GRACE_FACTOR * limits.timeout
     host_calls: list[Any] = []
-    child = _server().spawn()
+    child = _spawn()
     finished = False
     try:
         deadline = time.monotonic() + limits.timeout + grace
@@ -694,7 +704,8 @@ class _Server:
             status_r, status_w = os.pipe()
             try:
                 self.ctrl.settimeout(SPAWN_TIMEOUT)
-                socket.send_fds(self.ctrl, [b"F"], [child_sock.fileno(), status_w])
+                fds_out = array.array("i", [child_sock.fileno(), status_w])  # (socket.send_fds drops flags)
+                self.ctrl.sendmsg([b"F"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, fds_out)], _NOSIGNAL)
                 raw, fds = b"", []
                 while len(raw) < _PID.size:
                     chunk, more, _flags, _addr = socket.recv_fds(self.ctrl, _PID.size - len(raw), 1)
@@ -734,22 +745,17 @@ _SERVER: _Server | None = None
 _SERVER_LOCK = threading.Lock()
 
 
-class _ServerHandle:
-    def spawn(self) -> _Child:
-        """Fork a child, (re)starting the zygote when needed; one retry if it had died."""
-        for attempt in (1, 2):
-            server = _ensure_server()
-            try:
-                return server.spawn()
-            except OSError as e:
-                _drop_server(server)
-                if attempt == 2:
-                    raise PTCError("runtime", f"could not start an isolated process: {e}") from None
-        raise AssertionError("unreachable")
-
-
-def _server() -> _ServerHandle:
-    return _ServerHandle()
+def _spawn() -> _Child:
+    """Fork a child, (re)starting the zygote when needed; one retry if it had died."""
+    for attempt in (1, 2):
+        server = _ensure_server()
+        try:
+            return server.spawn()
+        except OSError as e:
+            _drop_server(server)
+            if attempt == 2:
+                raise PTCError("runtime", f"could not start an isolated process: {e}") from None
+    raise AssertionError("unreachable")
 
 
 def _ensure_server() -> _Server:

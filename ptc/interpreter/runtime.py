@@ -39,7 +39,8 @@ class _Fail(BaseException):
         self.value = value
 
 
-RT: dict[str, Any] = {"__builtins__": {"type": type, "len": len, "int": int, "float": float, "str": str, "Exception": Exception}}
+RT: dict[str, Any] = {"__builtins__": {"type": type, "len": len, "int": int, "float": float, "str": str,
+                                         "dict": dict, "list": list, "Exception": Exception}}
 _builtin_names: dict[int, str] = {}
 _counter = itertools.count(1)
 
@@ -100,6 +101,31 @@ def _def(name: str, value: Any, doc: str | None = None) -> None:
         st.docs[name] = doc
     else:
         st.docs.pop(name, None)
+
+
+_FUSE_CHUNK = 1024
+
+
+def _chunks(coll: Any) -> Any:
+    """Slices of a realized collection for fused loops: steps are charged per slice."""
+    st = context.CURRENT
+    n = len(coll)
+    if n > 4096:
+        context.check_size(n, "sequence")
+    for i in range(0, n, _FUSE_CHUNK):
+        chunk = coll[i:i + _FUSE_CHUNK]
+        st.steps += len(chunk)
+        if st.steps > st.limits.max_steps:
+            raise limit_error("max_steps", st.limits.max_steps, "too many evaluation steps")
+        if time.monotonic() > st.deadline:
+            raise limit_error("timeout", st.limits.timeout, "program ran too long")
+        yield chunk
+
+
+def _grown(n: int) -> None:
+    """A fused loop's private accumulator reached n items."""
+    if n > 4096:
+        context.check_size(n, "collection")
 
 
 def _big(x: Any) -> Any:
@@ -310,13 +336,21 @@ def no_matching_clause(x: Any) -> Any:
     raise runtime_error(f"No matching clause: {v.short(x)}")
 
 
+def _reduced_type() -> type:
+    from .lib.transducers import Reduced
+
+    return Reduced
+
+
 RT.update({
-    "_n": STEP_CHUNK, "_budget": _budget, "_def": _def, "_big": _big, "_MAXI": 1 << 62, "_data": _data, "_hist": _hist, "_tool": _tool,
+    "_n": STEP_CHUNK, "_budget": _budget, "_def": _def, "_big": _big, "_chunks": _chunks,
+    "_FUSE_REAL": frozenset({v.PList, v.PVector, v.MapEntry}), "_grown": _grown, "_make_map": v.make_map,
+    "_MAP_TYPES": frozenset(v.MAP_TYPES), "_VEC_TYPES": frozenset({v.PVector}), "_data": _data, "_hist": _hist, "_tool": _tool,
     "_tool_fn": _tool_fn, "_invoke": _invoke, "_rest_args": _rest_args, "_plist": _plist,
     "_set_lit": _set_lit, "_map_lit": _map_lit, "_iter": _iter, "_case_key": case_key, "_no_case": _no_case,
     "_arity_error": _arity_error, "_throw": _throw, "_catch": _catch, "_Return": _Return, "_Fail": _Fail,
     "_assoc3": _assoc3, "_conj2": _conj2, "_vec": pvector, "_lookup": v.lookup, "_FMap": v.FMap, "_HMap": v.HMap, "_NUMT": frozenset({int, float}), "_NOVAL": _NoValue(),
-    "_U": {}, "_ctx": None,
+    "_U": {}, "_ctx": None, "_Reduced": _reduced_type(),
 })
 
 

@@ -1129,8 +1129,14 @@ def group_by(f: Any, coll: Any) -> Any:
     f = as_fn(f, "group-by")
     d: dict[Any, list[Any]] = {}
     get = d.get
-    for x in iter_seq(coll, "group-by"):
-        k = f(x)
+    items = iter_seq(coll, "group-by")
+    keys = None
+    if type(f) is Keyword and type(coll) in (PList, PVector):
+        from .core_sequences import kw_values
+
+        keys = kw_values(f, coll)
+    pairs = zip(keys, coll) if keys is not None else ((f(x), x) for x in items)
+    for k, x in pairs:
         lst = get(k)
         if lst is None:
             d[k] = [x]
