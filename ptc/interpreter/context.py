@@ -134,6 +134,8 @@ def check_string(n: int, what: str = "string") -> None:
     st.allocated += n * BYTES_PER_CHAR
     if st.allocated > st.limits.max_memory:
         raise limit_error("max_memory", st.limits.max_memory, "program allocated too much (estimate)")
+    if time.monotonic() > st.deadline:
+        raise limit_error("timeout", st.limits.timeout, "program ran too long")
 
 
 def check_int(x: int) -> int:

@@ -103,7 +103,7 @@ def _def(name: str, value: Any, doc: str | None = None) -> None:
         st.docs.pop(name, None)
 
 
-_FUSE_CHUNK = 1024
+_FUSE_CHUNK = 256
 
 
 def _chunks(coll: Any) -> Any:

@@ -703,17 +703,24 @@ def _spec(role: str, blocks: list[Block], tool_calls: Any, tool_call_id: str | N
                 mode=mode, run_id=run_id, turn=turn, token_count=int(tokens), status=status, priority=priority)
 
 
+# prebuilt statements (compiled once, cached by SQLAlchemy): the append hot path
+_ALLOCATE = (
+    sessions.update().where(sessions.c.id == sa.bindparam("p_sid"))
+    .values(next_seq=sessions.c.next_seq + sa.bindparam("p_n"),
+            token_count=sessions.c.token_count + sa.bindparam("p_tokens"), updated_at=sa.bindparam("p_now"))
+    .returning(sessions.c.next_seq)
+)
+_INSERT_ONE = messages.insert().returning(messages.c.id)
+_IDS_BY_SEQ = sa.select(messages.c.seq, messages.c.id).where(
+    messages.c.session_id == sa.bindparam("p_sid"), messages.c.seq.between(sa.bindparam("p_first"), sa.bindparam("p_last")))
+
+
 def _insert(conn: Connection, session_id: str, specs: Sequence[dict[str, Any]]) -> list[Message]:
     """Allocate len(specs) seqs and insert the messages and their blocks (inside a transaction)."""
     n = len(specs)
     active_tokens = sum(s["token_count"] for s in specs if s["status"] == ACTIVE)
     now = _now()
-    s = sessions.c
-    end = conn.execute(
-        sessions.update().where(s.id == session_id)
-        .values(next_seq=s.next_seq + n, token_count=s.token_count + active_tokens, updated_at=now)
-        .returning(s.next_seq)
-    ).scalar()
+    end = conn.execute(_ALLOCATE, {"p_sid": session_id, "p_n": n, "p_tokens": active_tokens, "p_now": now}).scalar()
     if end is None:
         raise NotFound(f"no session {session_id!r}")
     first = int(end) - n
@@ -723,10 +730,14 @@ def _insert(conn: Connection, session_id: str, specs: Sequence[dict[str, Any]]) 
         row.update(session_id=session_id, seq=first + i, created_at=now)
         rows.append(row)
     if n == 1:
-        ids = [int(conn.execute(messages.insert().values(**rows[0]).returning(messages.c.id)).scalar_one())]
+        ids = [int(conn.execute(_INSERT_ONE, rows[0]).scalar_one())]
     else:
-        result = conn.execute(messages.insert().returning(messages.c.id, sort_by_parameter_order=True), rows)
-        ids = [int(r[0]) for r in result]
+        # executemany without RETURNING (SQLite would insert row by row to keep RETURNING in
+        # order), then read the ids back by the seqs just allocated: one index range scan
+        conn.execute(messages.insert(), rows)
+        by_seq = dict(conn.execute(_IDS_BY_SEQ, {"p_sid": session_id, "p_first": first, "p_last": first + n - 1})
+                      .all())
+        ids = [int(by_seq[first + i]) for i in range(n)]
     block_rows = [dict(message_id=mid, position=pos, block_type=b.type, content=b.content, extension_data=b.data)
                   for mid, spec in zip(ids, specs) for pos, b in enumerate(spec["blocks"])]
     if block_rows:
