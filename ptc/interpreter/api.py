@@ -154,6 +154,33 @@ def make_tool_caller(tools: Mapping[str, Any], state: context.RunState) -> Calla
     return call
 
 
+@dataclass(frozen=True)
+class Inputs:
+    """A run's inputs, checked and converted the same way whatever runs the program."""
+
+    data: dict[str, Any]
+    tools: dict[str, Any]
+    memory: dict[str, Any]
+    history: tuple[Any, ...]
+
+
+def prepare_inputs(source: Any, data: Any, tools: Any, memory: Any, history: Any, limits: Limits) -> Inputs:
+    """Validate the source and convert data at the boundary (shared by inline and isolated runs)."""
+    if not isinstance(source, str):
+        raise PTCError("parse", f"program source must be a string, not {type(source).__name__}")
+    if len(source) > limits.max_source:
+        raise limit_error("max_source", limits.max_source, f"program source of {len(source)} characters")
+    if data is not None and not isinstance(data, Mapping):
+        raise PTCError("runtime", f"data must be a mapping of names to values, not {type(data).__name__}",
+                       hint='pass data={"orders": [...]} and read it as data/orders')
+    data_values = {str(k): v.from_python(val, f"data/{k}") for k, val in (data or {}).items()}
+    if tools is not None and not isinstance(tools, Mapping):
+        from ..tools import as_tools
+
+        tools = as_tools(tools)
+    return Inputs(data_values, dict(tools or {}), dict(memory or {}), tuple(history or ())[:3])
+
+
 def run(
     source: str,
     *,
@@ -174,21 +201,8 @@ def run(
 
         return run_isolated(source, data=data, tools=tools, memory=memory, limits=limits, history=history)
     load_library()
-    if not isinstance(source, str):
-        raise PTCError("parse", f"program source must be a string, not {type(source).__name__}")
-    if len(source) > limits.max_source:
-        raise limit_error("max_source", limits.max_source, f"program source of {len(source)} characters")
-    if data is not None and not isinstance(data, Mapping):
-        raise PTCError("runtime", f"data must be a mapping of names to values, not {type(data).__name__}",
-                       hint='pass data={"orders": [...]} and read it as data/orders')
-    data_values = {str(k): v.from_python(val, f"data/{k}") for k, val in (data or {}).items()}
-    if tools is not None and not isinstance(tools, Mapping):
-        from ..tools import as_tools
-
-        tools = as_tools(tools)
-    tool_map = dict(tools or {})
-    hist = tuple(history or ())[:3]
-    mem = dict(memory or {})
+    inputs = prepare_inputs(source, data, tools, memory, history, limits)
+    data_values, tool_map, mem, hist = inputs.data, inputs.tools, inputs.memory, inputs.history
     names = Names(frozenset(mem), frozenset(data_values), frozenset(tool_map), len(hist))
     try:
         program = compile_program(source, names)
@@ -207,6 +221,7 @@ def run(
         old_limit = sys.getrecursionlimit()
         sys.setrecursionlimit(rt.recursion_limit_for(limits.max_depth))
         returned = failed = False
+        failure: PTCError | None = None
         try:
             try:
                 value = _entry(program)()
@@ -229,11 +244,16 @@ def run(
             state.flush_output()
             err.partial = RunResult(None, tuple(state.prints), tuple(state.tool_calls), mem,  # type: ignore[attr-defined]
                                     steps=state.steps, duration=time.perf_counter() - started)
-            raise err.with_traceback(None) from None
+            failure = err
         finally:
             sys.setrecursionlimit(old_limit)
             rt.RT["_U"], rt.RT["_ctx"], rt.RT["_n"] = saved
             context.leave(prev_state)
+    if failure is not None:
+        # Raised outside the except block and stripped of tracebacks and context, so an error
+        # kept by the caller does not keep the failed program's frames (and data) alive.
+        failure.__traceback__ = failure.__context__ = failure.__cause__ = None
+        raise failure
     state.flush_output()
     return RunResult(value, tuple(state.prints), tuple(state.tool_calls), user, returned, failed,
                      state.steps, time.perf_counter() - started, _latest_order(state.defined), dict(state.docs))

@@ -358,28 +358,14 @@ def run_isolated(
     history: Sequence[Any] | None = None,
 ) -> Any:
     """`ptc.run` in a child process; same results and errors as inline (see module doc)."""
-    from .api import RunResult
+    from .api import RunResult, prepare_inputs
 
     limits = limits or Limits(isolation="process")
-    if not isinstance(source, str):
-        raise PTCError("parse", f"program source must be a string, not {type(source).__name__}")
-    if len(source) > limits.max_source:
-        raise limit_error("max_source", limits.max_source, f"program source of {len(source)} characters")
     if not hasattr(socket, "send_fds") or not hasattr(os, "fork") or resource is None:
         raise PTCError("runtime", "process isolation needs a POSIX host (fork and descriptor passing)",
                        hint='use Limits(isolation="inline") on this platform')
-    # The same checks and conversions as the inline runner, in the same order (same errors).
-    if data is not None and not isinstance(data, Mapping):
-        raise PTCError("runtime", f"data must be a mapping of names to values, not {type(data).__name__}",
-                       hint='pass data={"orders": [...]} and read it as data/orders')
-    data_values = {str(k): v.from_python(val, f"data/{k}") for k, val in (data or {}).items()}
-    if tools is not None and not isinstance(tools, Mapping):
-        from ..tools import as_tools
-
-        tools = as_tools(tools)
-    tool_map = dict(tools or {})
-    mem_in = dict(memory or {})
-    hist = tuple(history or ())[:3]
+    inputs = prepare_inputs(source, data, tools, memory, history, limits)
+    data_values, tool_map, mem_in, hist = inputs.data, inputs.tools, inputs.memory, inputs.history
     child_limits = limits.model_copy(update={"isolation": "inline"})
     try:
         request = _dumps((source, data_values, list(tool_map), mem_in, child_limits.model_dump(), hist))

@@ -461,7 +461,6 @@ def json_schema(model: type[BaseModel], params: tuple[Param, ...]) -> dict[str, 
     schema = {k: schema[k] for k in order if k in schema} | {k: x for k, x in schema.items() if k not in order}
     for p in params:
         if p.kind is inspect.Parameter.VAR_KEYWORD:
-            args = typing.get_args(p.annotation)
             extra = extras_model(params)
             if extra is not None:
                 with warnings.catch_warnings():

@@ -224,7 +224,6 @@ def _minmax(who: str, a: Any, b: Any, pick_max: bool) -> Any:
         return _NAN
     if x == y == 0:  # -0.0 < 0.0 in Java's Math.max/min
         neg_x = math.copysign(1.0, x) < 0
-        neg_y = math.copysign(1.0, y) < 0
         if pick_max:
             return x if not neg_x else y
         return x if neg_x else y

@@ -12,6 +12,7 @@ from .. import context
 from ..errors import runtime_error
 from ..registry import builtin
 from ..values import (
+    PVector,
     EMPTY_MAP,
     EMPTY_SET,
     SMALL,
