@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "demo": "ptc.cli.demo_cmd:demo_cmd",
     "trace": "ptc.cli.trace_cmd:trace_group",
     "sessions": "ptc.cli.sessions_cmd:sessions_group",
+    "suite": "ptc.cli.suite_cmd:suite_group",
 }
 
 

@@ -53,9 +53,20 @@ def _open(ctx: click.Context) -> Any:
         except StoreError as e:
             raise click.ClickException(str(e)) from e
         except Exception as e:  # noqa: BLE001 - a bad URL or an unreachable server
-            raise click.ClickException(f"cannot open the store {obj.get('db') or '(default)'}: {e}") from e
+            raise click.ClickException(f"cannot open the store {_masked(obj.get('db'))}: {e}") from e
         ctx.call_on_close(obj["store"].close)
     return obj["store"]
+
+
+def _masked(url: str | None) -> str:
+    if not url:
+        return "(default)"
+    try:
+        import sqlalchemy as sa
+
+        return sa.engine.make_url(url).render_as_string(hide_password=True)
+    except Exception:  # noqa: BLE001 - a path, or not a URL at all
+        return url if "@" not in url else "(the --db URL)"
 
 
 def _session_id(store: Any, prefix: str) -> str:
@@ -133,7 +144,8 @@ def _cursor(text: str | None, view: str) -> int | str | None:
 @click.option("--view", type=click.Choice(["display", "context", "full"]), default="display", show_default=True,
               help="display: active messages; context: what the model gets (summaries first, no invalid); "
                    "full: everything.")
-@click.option("--after", metavar="CURSOR", default=None, help="Page after this cursor (a seq; priority:seq for context).")
+@click.option("--after", metavar="CURSOR", default=None,
+              help="Page after this cursor (a seq; priority:seq for context).")
 @click.option("--before", metavar="CURSOR", default=None, help="Page before this cursor (a seq; display and full).")
 @click.option("--last", is_flag=True, help="The newest page (display and full).")
 @click.option("--limit", type=click.IntRange(1, 10_000), default=50, show_default=True, help="Messages per page.")
@@ -215,7 +227,8 @@ def _preview(m: Any, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-@sessions_group.command("rollback", epilog="\b\nExamples:\n  ptc sessions rollback 3f2a9c 12   # seqs 13.. become compressed")
+@sessions_group.command("rollback",
+                        epilog="\b\nExamples:\n  ptc sessions rollback 3f2a9c 12   # seqs 13.. become compressed")
 @click.argument("session_id")
 @click.argument("seq", type=click.IntRange(0))
 @click.pass_context
@@ -234,7 +247,8 @@ def rollback_cmd(ctx: click.Context, session_id: str, seq: int) -> None:
                f"{session.token_count} tokens in active messages")
 
 
-@sessions_group.command("stats", epilog="\b\nExamples:\n  ptc sessions stats 3f2a9c\n  ptc sessions stats 3f2a9c --json")
+@sessions_group.command("stats",
+                        epilog="\b\nExamples:\n  ptc sessions stats 3f2a9c\n  ptc sessions stats 3f2a9c --json")
 @click.argument("session_id")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 @click.pass_context

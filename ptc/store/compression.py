@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any, Iterable
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from .messages import Block, CompressionRecord, Stats, as_blocks
+from .messages import CompressionRecord, Stats, as_blocks
 from .schema import ACTIVE, COMPRESSED, INVALID, STATUS_NAMES, SUMMARY, compression_records, messages, sessions
-from .store import InvalidRange, NotFound, _insert, _now, _spec
+from .store import IS_ACTIVE, InvalidRange, NotFound, _insert, _now, _spec
 
 if TYPE_CHECKING:
     from .store import Store
@@ -174,14 +174,14 @@ def rollback(store: "Store", session_id: str, seq: int) -> int:
         store._session(conn, session_id, lock=True)
         m = messages.c
         following = list(conn.execute(
-            sa.select(m.seq, m.role, m.tool_call_id).where(m.session_id == session_id, m.seq > seq, m.status == ACTIVE)
+            sa.select(m.seq, m.role, m.tool_call_id).where(m.session_id == session_id, m.seq > seq, IS_ACTIVE)
             .order_by(m.seq).limit(ROLLBACK_LOOKAHEAD)
         ).mappings())
         pending = [r["tool_call_id"] for r in following if r["role"] == "tool"]
         if pending:
             callers = conn.execute(
                 sa.select(m.seq, m.tool_calls).where(m.session_id == session_id, m.seq <= seq, m.role == "assistant",
-                                                     m.tool_calls.isnot(None), m.status == ACTIVE)
+                                                     m.tool_calls.isnot(None), IS_ACTIVE)
                 .order_by(m.seq.desc()).limit(1)
             ).first()
             if callers is not None:
@@ -202,14 +202,14 @@ def rollback(store: "Store", session_id: str, seq: int) -> int:
                 keep.append(rec.summary_message_id)  # its summary stands for messages we keep
             else:
                 undone.append(rec.id)  # everything it summarised is after the rollback point
-        hide = messages.update().where(m.session_id == session_id, m.seq > seq, m.status == ACTIVE)
+        hide = messages.update().where(m.session_id == session_id, m.seq > seq, IS_ACTIVE)
         if keep:
             hide = hide.where(m.id.notin_(keep))
         changed = conn.execute(hide.values(status=COMPRESSED)).rowcount
         if undone:
             conn.execute(compression_records.update().where(c.id.in_(undone)).values(status=ROLLED_BACK))
         total = conn.execute(sa.select(sa.func.coalesce(sa.func.sum(m.token_count), 0))
-                             .where(m.session_id == session_id, m.status == ACTIVE)).scalar_one()
+                             .where(m.session_id == session_id, IS_ACTIVE)).scalar_one()
         conn.execute(sessions.update().where(sessions.c.id == session_id)
                      .values(token_count=int(total), updated_at=_now()))
         return int(changed or 0)
@@ -244,4 +244,4 @@ def records(store: "Store", session_id: str) -> list[CompressionRecord]:
         return [CompressionRecord(**r) for r in conn.execute(q).mappings()]
 
 
-__all__ = ["compress_range", "invalidate", "rollback", "stats", "records", "Block"]
+__all__ = ["compress_range", "invalidate", "rollback", "stats", "records"]

@@ -29,7 +29,7 @@ import re
 from typing import Any, Mapping
 
 from .messages import Block
-from .store import Store
+from .store import NotFound, Store
 
 _LLM_ERROR = re.compile(r"^LLM error \((?P<kind>[\w-]+)\): (?P<message>.*)$", re.S)
 
@@ -97,10 +97,15 @@ class Recorder:
 
     def _on_run_started(self, run_id: str, _turn: int | None, data: Mapping[str, Any]) -> None:
         mission = str(data.get("mission", ""))
+        title = self.title if self.title is not None else mission.strip().splitlines()[0][:80] if mission.strip() \
+            else "run"
         if self.session_id is None:
-            title = self.title if self.title is not None else mission.strip().splitlines()[0][:80] if mission.strip() \
-                else "run"
             self.session_id = self.store.create_session(title, self.mode).id
+        else:
+            try:
+                self.store.get_session(self.session_id)
+            except NotFound:  # a session id chosen by the caller: create it on first use
+                self.store.create_session(title, self.mode, id=self.session_id)
         meta = {k: v for k, v in data.items() if k not in ("mission", "system_prompt")}
         self.max_turns[run_id] = int(data.get("max_turns") or 0)
         self.store.start_run(mission, run_id=run_id, session_id=self.session_id, meta=meta)
@@ -110,10 +115,13 @@ class Recorder:
         assert self.session_id is not None
         if not data.get("ok", True):
             raw = str(data.get("error", ""))
-            match = _LLM_ERROR.match(raw)
-            kind, message = (match["kind"], match["message"]) if match else (str(data.get("kind", "other")), raw)
-            self.store.append_llm_error(self.session_id, data.get("partial") or "", kind, message, run_id,
-                                        turn=turn, mode=self.mode)
+            match = _LLM_ERROR.match(raw)  # str(LLMError): "LLM error (<kind>): <message>"
+            kind = data.get("kind") or (match["kind"] if match else "other")
+            message = match["message"] if match else raw
+            retries = data.get("retries")
+            self.store.append_llm_error(self.session_id, data.get("partial") or "", str(kind), message, run_id,
+                                        turn=turn, mode=self.mode,
+                                        retries=retries if isinstance(retries, int) else None)
             return
         from ..agent.response import extract_code
 
@@ -124,7 +132,8 @@ class Recorder:
         if code is not None:
             blocks.append(Block("code", code, {"language": "clojure"}))
         tokens = data.get("completion_tokens")
-        self._append("assistant", blocks, run_id, turn, token_count=tokens if isinstance(tokens, int) and tokens else None)
+        self._append("assistant", blocks, run_id, turn,
+                     token_count=tokens if isinstance(tokens, int) and tokens else None)
 
     def _on_program_ran(self, run_id: str, turn: int | None, data: Mapping[str, Any]) -> None:
         calls = list(data.get("tool_calls") or ())
@@ -135,7 +144,8 @@ class Recorder:
         for i, call in enumerate(calls):
             cid = tool_call_id(run_id, turn, i)
             args = _json(call.get("args"))
-            tool_calls.append({"id": cid, "type": "function", "function": {"name": call.get("name"), "arguments": args}})
+            tool_calls.append({"id": cid, "type": "function",
+                               "function": {"name": call.get("name"), "arguments": args}})
             call_blocks.append(Block("tool_call", args, {"id": cid, "name": call.get("name")}))
             error = call.get("error")
             content = f"error: {error}" if error else _json(call.get("result"))

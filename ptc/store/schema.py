@@ -7,10 +7,15 @@ Priority: 0 regular, 1 summary (written by a compression).
 Indexes and the queries they serve (tests check the SQLite plans):
 
 - ``uq_messages_session_seq (session_id, seq)``      the full log; seq allocation safety net
-- ``ix_messages_display (session_id, status, seq)``   display pages, both cursor directions;
-  rollback; statistics by status
+- ``ix_messages_active (session_id, seq) WHERE status = 0``  display pages in both cursor
+  directions, the active-only context, rollback. Partial: it holds exactly the visible
+  messages, so a page is one range read however many compressed or invalid messages come
+  before it (a (session_id, status, seq) index lets PostgreSQL's planner prefer the unique
+  index and filter, which reads every compressed row first). The queries spell the
+  constant ``status = 0`` (not a bound parameter) so both planners can match the index.
 - ``ix_messages_context (session_id, priority, seq, status)``  the AI context: summaries
-  (priority 1) then regular messages, each in seq order, status filtered inside the index
+  (priority 1) then regular messages, each in seq order, status filtered inside the index;
+  also covers statistics by status
 - ``ix_messages_tool_call (session_id, tool_call_id)`` partial (tool messages only): pairing a
   tool result with its call when validating a compression or invalidating a call
 - ``uq_blocks_message_position (message_id, position)`` the blocks of a page of messages
@@ -76,7 +81,9 @@ messages = sa.Table(
     sa.CheckConstraint("role IN ('system', 'user', 'assistant', 'tool')", name="ck_messages_role"),
 )
 sa.Index("uq_messages_session_seq", messages.c.session_id, messages.c.seq, unique=True)
-sa.Index("ix_messages_display", messages.c.session_id, messages.c.status, messages.c.seq)
+sa.Index("ix_messages_active", messages.c.session_id, messages.c.seq,
+         sqlite_where=messages.c.status == sa.literal_column("0"),
+         postgresql_where=messages.c.status == sa.literal_column("0"))
 sa.Index("ix_messages_context", messages.c.session_id, messages.c.priority, messages.c.seq, messages.c.status)
 sa.Index("ix_messages_tool_call", messages.c.session_id, messages.c.tool_call_id,
          sqlite_where=messages.c.tool_call_id.isnot(None), postgresql_where=messages.c.tool_call_id.isnot(None))

@@ -57,12 +57,16 @@ class InvalidRange(StoreError, ValueError):
 
 # -- query builders (module level so tests can EXPLAIN exactly what the store runs) ---------
 
+# "status = 0" as a constant in the SQL, so the partial index ix_messages_active applies
+# (a bound parameter would hide it from SQLite, and from PostgreSQL's generic plans)
+IS_ACTIVE = messages.c.status == sa.literal_column("0")
+
 
 def display_query(session_id: str, *, after: int | None = None, before: int | None = None,
                   limit: int = DEFAULT_PAGE, backwards: bool = False) -> sa.Select[Any]:
     """Active messages, by seq; forwards after a cursor, or backwards before one (newest first)."""
     m = messages.c
-    q = sa.select(messages).where(m.session_id == session_id, m.status == ACTIVE)
+    q = sa.select(messages).where(m.session_id == session_id, IS_ACTIVE)
     if after is not None:
         q = q.where(m.seq > after)
     if before is not None:
@@ -73,14 +77,32 @@ def display_query(session_id: str, *, after: int | None = None, before: int | No
 
 def context_query(session_id: str, priority: int, *, after: int | None = None, limit: int | None = None,
                   include_compressed: bool = True) -> sa.Select[Any]:
-    """One priority class of the AI context (summaries are priority 1), by seq."""
+    """One priority class of the AI context (summaries are priority 1), by seq.
+
+    Active-only regular messages are read like the display (ix_messages_active) *without* a
+    priority condition, and the caller drops the few summaries among them: they are nearly
+    all the active messages, and a priority condition would send the planners to
+    ix_messages_context, which walks every compressed entry first.
+    """
     m = messages.c
-    status = m.status != INVALID if include_compressed else m.status == ACTIVE
-    q = sa.select(messages).where(m.session_id == session_id, m.priority == priority, status)
+    if not include_compressed and priority == REGULAR:
+        q = sa.select(messages).where(m.session_id == session_id, IS_ACTIVE)
+    else:
+        status = m.status != INVALID if include_compressed else IS_ACTIVE
+        q = sa.select(messages).where(m.session_id == session_id, m.priority == priority, status)
     if after is not None:
         q = q.where(m.seq > after)
     q = q.order_by(m.seq.asc())
     return q.limit(limit + 1) if limit is not None else q
+
+
+def neighbour_query(session_id: str, seq: int, *, later: bool, active_only: bool = True) -> sa.Select[Any]:
+    """The nearest message after (later=True) or before `seq`: does a next / previous page exist?"""
+    m = messages.c
+    q = sa.select(m.seq).where(m.session_id == session_id, m.seq > seq if later else m.seq < seq)
+    if active_only:
+        q = q.where(IS_ACTIVE)
+    return q.order_by(m.seq.asc() if later else m.seq.desc()).limit(1)
 
 
 def full_query(session_id: str, *, after: int | None = None, before: int | None = None,
@@ -263,7 +285,8 @@ class Store:
 
     # -- sessions -------------------------------------------------------------------------
 
-    def create_session(self, title: str = "", mode: str | None = None, *, id: str | None = None) -> Session:  # noqa: A002
+    def create_session(self, title: str = "", mode: str | None = None, *,
+                       id: str | None = None) -> Session:  # noqa: A002
         now = _now()
         sid = id or _new_id()
         row = dict(id=sid, title=title or "", mode=mode, token_count=0, created_at=now, updated_at=now, next_seq=1)
@@ -410,7 +433,6 @@ class Store:
         """
         _check_limit(limit)
         backwards = last or (before is not None and after is None)
-        m = messages.c
         with self._read() as conn:
             self._session(conn, session_id)
             rows = list(conn.execute(display_query(session_id, after=after, before=before, limit=limit,
@@ -420,21 +442,7 @@ class Store:
             if backwards:
                 rows.reverse()
             items = _messages(conn, rows)
-
-            def exists(cond: Any) -> bool:
-                q = sa.select(m.seq).where(m.session_id == session_id, m.status == ACTIVE, cond).limit(1)
-                return conn.execute(q).first() is not None
-
-            if not items:
-                return Page(())
-            first, last_seq = items[0].seq, items[-1].seq
-            if backwards:
-                prev = first if more else None
-                nxt = last_seq if exists(m.seq > last_seq) else None
-            else:
-                nxt = last_seq if more or (before is not None and exists(m.seq > last_seq)) else None
-                prev = first if after is not None and exists(m.seq < first) else None
-            return Page(tuple(items), next=nxt, prev=prev)
+            return _page(conn, session_id, items, more, after, before, backwards, active_only=True)
 
     def context(self, session_id: str, after: int | str | None = None, limit: int | None = None, *,
                 include_compressed: bool = True) -> Page:
@@ -454,9 +462,16 @@ class Store:
                 want = None if limit is None else limit + 1 - len(rows)
                 if want is not None and want <= 0:
                     break
-                q = context_query(session_id, p, after=s, limit=None if want is None else want - 1,
-                                  include_compressed=include_compressed)
-                rows.extend(conn.execute(q).mappings())
+                while True:  # more than one round only when summaries crowd an active-only page
+                    q = context_query(session_id, p, after=s, limit=None if want is None else want - 1,
+                                      include_compressed=include_compressed)
+                    batch = list(conn.execute(q).mappings())
+                    kept = [r for r in batch if r["priority"] == p]
+                    rows.extend(kept if want is None else kept[:want])
+                    if want is None or len(batch) < want or len(kept) >= want:
+                        break
+                    want -= len(kept)
+                    s = batch[-1]["seq"]
             more = limit is not None and len(rows) > limit
             rows = rows[:limit] if limit is not None else rows
             items = _messages(conn, rows)
@@ -468,7 +483,6 @@ class Store:
         """Every message (active, invalid, compressed) by seq; paged like `display`."""
         _check_limit(limit)
         backwards = before is not None and after is None and limit is not None
-        m = messages.c
         with self._read() as conn:
             self._session(conn, session_id)
             rows = list(conn.execute(full_query(session_id, after=after, before=before, limit=limit,
@@ -478,20 +492,7 @@ class Store:
             if backwards:
                 rows.reverse()
             items = _messages(conn, rows)
-            if not items:
-                return Page(())
-
-            def exists(cond: Any) -> bool:
-                return conn.execute(sa.select(m.seq).where(m.session_id == session_id, cond).limit(1)).first() \
-                    is not None
-
-            if backwards:
-                prev = items[0].seq if more else None
-                nxt = items[-1].seq if exists(m.seq > items[-1].seq) else None
-            else:
-                nxt = items[-1].seq if more or (before is not None and exists(m.seq > items[-1].seq)) else None
-                prev = items[0].seq if after is not None and exists(m.seq < items[0].seq) else None
-            return Page(tuple(items), next=nxt, prev=prev)
+            return _page(conn, session_id, items, more, after, before, backwards, active_only=False)
 
     def iter_messages(self, session_id: str, *, chunk: int = 1000) -> Iterator[Message]:
         """Every message of a session by seq, fetched `chunk` at a time (for exports)."""
@@ -712,7 +713,8 @@ _ALLOCATE = (
 )
 _INSERT_ONE = messages.insert().returning(messages.c.id)
 _IDS_BY_SEQ = sa.select(messages.c.seq, messages.c.id).where(
-    messages.c.session_id == sa.bindparam("p_sid"), messages.c.seq.between(sa.bindparam("p_first"), sa.bindparam("p_last")))
+    messages.c.session_id == sa.bindparam("p_sid"),
+    messages.c.seq.between(sa.bindparam("p_first"), sa.bindparam("p_last")))
 
 
 def _insert(conn: Connection, session_id: str, specs: Sequence[dict[str, Any]]) -> list[Message]:
@@ -743,6 +745,25 @@ def _insert(conn: Connection, session_id: str, specs: Sequence[dict[str, Any]]) 
     if block_rows:
         conn.execute(message_blocks.insert(), block_rows)
     return [Message(id=mid, blocks=tuple(spec["blocks"]), **rows[i]) for i, (mid, spec) in enumerate(zip(ids, specs))]
+
+
+def _page(conn: Connection, session_id: str, items: list[Message], more: bool, after: int | None,
+          before: int | None, backwards: bool, *, active_only: bool) -> Page:
+    """A page with its cursors: `more` says whether rows remain in the direction of travel."""
+    if not items:
+        return Page(())
+
+    def exists(seq: int, later: bool) -> bool:
+        return conn.execute(neighbour_query(session_id, seq, later=later, active_only=active_only)).first() is not None
+
+    first, last = items[0].seq, items[-1].seq
+    if backwards:
+        prev = first if more else None
+        nxt = last if exists(last, True) else None
+    else:
+        nxt = last if more or (before is not None and exists(last, True)) else None
+        prev = first if after is not None and exists(first, False) else None
+    return Page(tuple(items), next=nxt, prev=prev)
 
 
 def _messages(conn: Connection, rows: Sequence[Any]) -> list[Message]:
@@ -782,4 +803,4 @@ def _child(child: Any) -> dict[str, int]:
 
 
 __all__ = ["Store", "StoreError", "NotFound", "InvalidRange", "display_query", "context_query", "full_query",
-           "blocks_query", "parse_context_cursor", "INVALID", "COMPRESSED"]
+           "blocks_query", "neighbour_query", "parse_context_cursor", "INVALID", "COMPRESSED"]
