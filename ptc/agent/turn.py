@@ -106,6 +106,41 @@ class Turn(BaseModel):
         }
 
 
+def value_from_text(text: str) -> Any:
+    """A value back from its Clojure text (functions become named placeholders)."""
+    from ..interpreter import values as V
+    from ..interpreter.reader import read_value
+
+    if text.startswith("#fn[") and text.endswith("]"):
+        def placeholder(*_: Any) -> None:
+            return None
+
+        placeholder.__qualname__ = "ptc:" + text[4:-1]
+        return placeholder
+    try:
+        return read_value(text)
+    except Exception:  # noqa: BLE001 - a truncated or odd value stays as its text
+        return V.Symbol(text)
+
+
+def turn_from_json(rec: Mapping[str, Any]) -> Turn:
+    """Rebuild a Turn from `Turn.to_json()` (a trace line or a stored turn)."""
+    from ..interpreter import values as V
+
+    calls = tuple(ToolCallRecord(name=c["name"], args=V.from_python(c["args"]), result=V.from_python(c["result"]),
+                                 error=c.get("error"), duration=c.get("duration", 0.0))
+                  for c in rec.get("tool_calls", []))
+    from ..llm.base import Usage
+
+    return Turn(number=rec["number"], program=rec.get("program"), raw_response=rec.get("raw_response", ""),
+                result=value_from_text(rec.get("result", "nil")), prints=tuple(rec.get("prints", [])),
+                tool_calls=calls, memory={k: value_from_text(v) for k, v in rec.get("memory", {}).items()},
+                success=rec.get("success", False), error=ErrorInfo(**rec["error"]) if rec.get("error") else None,
+                usage=Usage(**rec["usage"]) if rec.get("usage") else Usage(), duration=rec.get("duration", 0.0),
+                returned=rec.get("returned", False), failed=rec.get("failed", False),
+                defined=tuple(rec.get("defined", [])), docs=rec.get("docs", {}))
+
+
 def _safe_python(value: Any, to_python: Any) -> Any:
     try:
         return to_python(value)

@@ -56,50 +56,16 @@ def show_cmd(path: str, view: str) -> None:
 
 def render_view(records: list[dict[str, Any]], view: str) -> list[dict[str, str]]:
     """The messages for the next LLM call of the traced run, under a strategy."""
-    from ptc.agent.turn import ErrorInfo, Turn
+    from ptc.agent.turn import turn_from_json
     from ptc.compression import FullHistory, RenderContext, SingleUserCoalesced
 
     start = next(r for r in records if r["type"] == "run_started")
-    turns = tuple(_turn_from_record(r["record"], ErrorInfo, Turn) for r in records if r["type"] == "turn_finished")
-    memory = _memory(turns)
+    turns = tuple(turn_from_json(r["record"]) for r in records if r["type"] == "turn_finished")
+    memory = next((dict(t.memory) for t in reversed(turns) if t.success), {})
     context = RenderContext(mission=start["mission"], system_prompt=start.get("system_prompt", ""),
                             max_turns=start.get("max_turns", len(turns)))
     strategy = SingleUserCoalesced() if view == "compressed" else FullHistory()
     return strategy.to_messages(turns, memory, context)
-
-
-def _turn_from_record(rec: dict[str, Any], error_cls: Any, turn_cls: Any) -> Any:
-    """Rebuild a Turn from its JSON record; values come back from their Clojure text."""
-    from ptc.agent.turn import ToolCallRecord
-    from ptc.interpreter import values as V
-    from ptc.interpreter.reader import read_value
-
-    def value(text: str) -> Any:
-        if text.startswith("#fn[") and text.endswith("]"):
-            def fn(*_: Any) -> None:
-                return None
-
-            fn.__qualname__ = "ptc:" + text[4:-1]
-            return fn
-        try:
-            return read_value(text)
-        except Exception:  # noqa: BLE001 - a function or a truncated value stays as its text
-            return V.Symbol(text)
-
-    calls = tuple(ToolCallRecord(name=c["name"], args=V.from_python(c["args"]), result=V.from_python(c["result"]),
-                                 error=c.get("error")) for c in rec.get("tool_calls", []))
-    return turn_cls(number=rec["number"], program=rec.get("program"), raw_response=rec.get("raw_response", ""),
-                    result=value(rec.get("result", "nil")), prints=tuple(rec.get("prints", [])), tool_calls=calls,
-                    memory={k: value(v) for k, v in rec.get("memory", {}).items()}, success=rec.get("success", False),
-                    error=error_cls(**rec["error"]) if rec.get("error") else None, returned=rec.get("returned", False),
-                    defined=tuple(rec.get("defined", [])), docs=rec.get("docs", {}))
-
-
-def _memory(turns: tuple[Any, ...]) -> dict[str, Any]:
-    for t in reversed(turns):
-        if t.success:
-            return dict(t.memory)
-    return {}
 
 
 def _print_messages(console: Any, messages: list[dict[str, str]]) -> None:

@@ -209,12 +209,14 @@ def run(
     except PTCError as e:
         e.partial = RunResult(None, memory=mem)  # type: ignore[attr-defined]
         raise
-    state = context.RunState(limits)
-    state.call_tool = make_tool_caller(tool_map, state)
     user = dict(mem)
     ctx = rt.RunContext(user, data_values, hist, tool_map)
-    started = time.perf_counter()
     with context.LOCK:
+        # The clock starts once the program has the interpreter: waiting for another
+        # program to finish never counts against this one's timeout.
+        state = context.RunState(limits)
+        state.call_tool = make_tool_caller(tool_map, state)
+        started = time.perf_counter()
         prev_state = context.enter(state)
         saved = (rt.RT["_U"], rt.RT["_ctx"], rt.RT["_n"])
         rt.RT["_U"], rt.RT["_ctx"], rt.RT["_n"] = user, ctx, rt.STEP_CHUNK
