@@ -102,6 +102,8 @@ class Agent:
         trace: str | Path | None = None,
         llm_query: bool | Any = False,
         name: str = "agent",
+        store: Any = None,
+        session_id: str | None = None,
     ) -> None:
         from ..compression import resolve_strategy
         from ..tools import as_tools
@@ -126,6 +128,8 @@ class Agent:
         self.limits = limits or Limits()
         self.handlers: list[EventHandler] = [on_event] if on_event is not None else []
         self.trace = trace
+        self.store = store
+        self.session_id = session_id
         self._system_prompt: str | None = None
 
     # -- prompt -------------------------------------------------------------------------
@@ -155,6 +159,12 @@ class Agent:
             p = trace_path(self.trace, run_id)
             handlers.append(TraceWriter(p))
             path = str(p)
+        if self.store is not None:
+            from ..store import recorder
+
+            rec = recorder(self.store, self.session_id)
+            handlers.append(rec)
+            self._recorder = rec
         from .trace import Telemetry
 
         telemetry = Telemetry(run_id, self.mission)
@@ -166,7 +176,56 @@ class Agent:
         """Run the mission to completion (blocking)."""
         run_id = uuid.uuid4().hex[:12]
         emit, path = self._emitter(run_id)
-        gen = self._turns(emit, run_id, path)
+        return self._drive(self._turns(emit, run_id, path))
+
+    def resume(self, run_id: str) -> Step:
+        """Continue a run recorded in `store` (e.g. after the process died or the model failed).
+
+        Memory is rebuilt by re-running the successful turns' programs with their recorded tool
+        results (tools are not called again), then the loop goes on with the next turn.
+        """
+        if self.store is None:
+            raise ValueError("resume needs Agent(store=...)")
+        record = self.store.load_run(run_id)
+        if self.session_id is None:
+            self.session_id = record.session_id
+        turns, memory, results = self._replay(record.turns)
+        emit, path = self._emitter(run_id)
+        return self._drive(self._turns(emit, run_id, path, turns=turns, memory=memory, results=results))
+
+    def _replay(self, records: Sequence[Mapping[str, Any]]) -> tuple[list[Turn], Mapping[str, Any], list[Any]]:
+        from .turn import turn_from_json
+
+        turns = [turn_from_json(r) for r in records]
+        memory: Mapping[str, Any] = {}
+        results: list[Any] = []
+        for rec, turn in zip(records, turns):
+            if not turn.success or turn.program is None:
+                continue
+            recorded = iter(rec.get("tool_calls", []))
+
+            def replayed(name: str, recorded: Any = recorded) -> Callable[..., Any]:
+                def call(*_: Any, **__: Any) -> Any:
+                    c = next(recorded, None)
+                    if c is None or c["name"] != name:
+                        raise PTCError("tool", f"resume: tool/{name} was not called at this point originally")
+                    if c.get("error"):
+                        raise PTCError("tool", c["error"])
+                    return c["result"]
+
+                return call
+
+            stubs = {name: replayed(name) for name in self.tools}
+            outcome = run_program(turn.program, data=self.data, tools=stubs, memory=memory, limits=self.limits,
+                                  history=tuple(results[:3]))
+            memory = outcome.memory
+            if not outcome.returned and not outcome.failed:
+                results.insert(0, outcome.value)
+        if turns:
+            turns[-1] = turns[-1].model_copy(update={"memory": memory}) if turns[-1].success else turns[-1]
+        return turns, memory, results
+
+    def _drive(self, gen: Generator[Any, Any, Step]) -> Step:
         answer: Any = None
         while True:
             try:
@@ -228,14 +287,16 @@ class Agent:
 
     # -- the loop -----------------------------------------------------------------------
 
-    def _turns(self, emit: Emitter, run_id: str, path: str | None) -> Generator[Any, Any, Step]:
+    def _turns(self, emit: Emitter, run_id: str, path: str | None, *, turns: Sequence[Turn] = (),
+               memory: Mapping[str, Any] | None = None, results: Sequence[Any] = ()) -> Generator[Any, Any, Step]:
         started = time.perf_counter()
         context = self.render_context()
+        turns = list(turns)
+        memory = dict(memory or {})
+        results = list(results)
         emit("run_started", mission=self.mission, max_turns=self.max_turns, strategy=self.strategy.name,
-             tools=list(self.tools), data=list(self.data), system_prompt=self.system_prompt)
-        turns: list[Turn] = []
-        memory: Mapping[str, Any] = {}
-        results: list[Any] = []
+             tools=list(self.tools), data=list(self.data), system_prompt=self.system_prompt,
+             resumed_at=len(turns) + 1 if turns else None)
         messages: Messages = []
         reply_text = ""
 
@@ -253,7 +314,7 @@ class Agent:
                  turns=len(turns), usage=step.usage.total.model_dump(), duration=step.duration)
             return step
 
-        for number in range(1, self.max_turns + 1):
+        for number in range(len(turns) + 1, self.max_turns + 1):
             emit("turn_started", number)
             messages = self.strategy.to_messages(tuple(turns), memory, context)
             emit("llm_request", number, messages=messages)
@@ -263,7 +324,8 @@ class Agent:
             if isinstance(reply, LLMError):
                 error = ErrorInfo(kind="llm", message=str(reply),
                                   hint="the model could not be reached after retries; the run can be resumed")
-                emit("llm_replied", number, ok=False, error=str(reply), partial=reply.partial, duration=llm_time)
+                emit("llm_replied", number, ok=False, error=str(reply), kind=reply.kind, retries=reply.retries,
+                     partial=reply.partial, duration=llm_time)
                 return finish(False, error=error)
             reply_text = reply.text
             emit("llm_replied", number, ok=True, text=reply.text, prompt_tokens=reply.usage.prompt_tokens,

@@ -109,7 +109,8 @@ class Recorder:
         meta = {k: v for k, v in data.items() if k not in ("mission", "system_prompt")}
         self.max_turns[run_id] = int(data.get("max_turns") or 0)
         self.store.start_run(mission, run_id=run_id, session_id=self.session_id, meta=meta)
-        self._append("user", [Block("text", mission)], run_id, None)
+        if not data.get("resumed_at"):  # a resumed run's mission is already in the log
+            self._append("user", [Block("text", mission)], run_id, None)
 
     def _on_llm_replied(self, run_id: str, turn: int | None, data: Mapping[str, Any]) -> None:
         assert self.session_id is not None
