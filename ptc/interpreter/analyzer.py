@@ -744,7 +744,8 @@ def _defn(a: Analyzer, f: Coll, env: _Env, tail: bool) -> n.Node:
 special("defn", ("(defn name doc? [params*] body*)", "(defn name doc? ([params*] body*)+)"),
         "Defines a named function in memory (docstring shown to the model).",
         ex=(("(do (defn sq [x] (* x x)) (sq 4))", "16"),))(_defn)
-special("defn-", "(defn- name doc? [params*] body*)", "Same as defn.")(_defn)
+special("defn-", "(defn- name doc? [params*] body*)", "Same as defn.",
+        ex=(("(do (defn- half [x] (/ x 2)) (half 9))", "4.5"),))(_defn)
 
 
 @special("letfn", "(letfn [(name [params*] body*)*] body*)", "Local, mutually recursive functions.",
@@ -964,7 +965,8 @@ def _comment(f: Coll) -> Form:
     return Lit(None, f.line, f.col)
 
 
-@_macro("declare", "(declare names*)", "Accepted for compatibility; names may be used before their def.")
+@_macro("declare", "(declare names*)", "Accepted for compatibility; names may be used before their def.",
+        (("(do (declare f) (defn g [] (f)) (defn f [] 1) (g))", "1"),))
 def _declare(f: Coll) -> Form:
     return Lit(None, f.line, f.col)
 
@@ -1093,14 +1095,16 @@ def _return(a: Analyzer, f: Coll, env: _Env, tail: bool) -> n.Node:
     return n.Return(f.line, f.col, val)
 
 
-@special("fail", "(fail reason?)", "PTC: ends the program now, reporting failure with reason.")
+@special("fail", "(fail reason?)", "PTC: ends the program now, reporting failure with reason.",
+         ex=(('(do (fail "no such customer") 1)', '"no such customer"'),))
 def _fail(a: Analyzer, f: Coll, env: _Env, tail: bool) -> n.Node:
     _arity_check(f, 0, 1, "(fail reason)")
     val = a.analyze(f.items[1], env, False) if len(f.items) == 2 else n.Const(f.line, f.col, None)
     return n.Fail(f.line, f.col, val)
 
 
-@special("throw", "(throw (ex-info msg data))", "Raises an error that try/catch can handle.")
+@special("throw", "(throw (ex-info msg data))", "Raises an error that try/catch can handle.",
+         ex=(('(try (throw (ex-info "boom" {})) (catch Exception e (ex-message e)))', '"boom"'),))
 def _throw(a: Analyzer, f: Coll, env: _Env, tail: bool) -> n.Node:
     _arity_check(f, 1, 1, "(throw ex)")
     return n.Throw(f.line, f.col, a.analyze(f.items[1], env, False))

@@ -98,7 +98,9 @@ def builtin(
 def alias(name: str, target: str, ns: str = "core") -> None:
     """Register another name for an existing builtin (e.g. `clojure.string/includes?`)."""
     b = REGISTRY[target]
-    new = Builtin(name, ns, b.fn, b.arglists, b.doc + f" (same as `{target}`)", b.category, ())
+    examples = tuple((src.replace(f"({target} ", f"({name} ", 1), expected) for src, expected in b.examples
+                     if src.startswith(f"({target} "))
+    new = Builtin(name, ns, b.fn, b.arglists, b.doc + f" (same as `{target}`)", b.category, examples)
     REGISTRY[new.qualified] = new
 
 
