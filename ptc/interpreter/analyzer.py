@@ -244,7 +244,7 @@ class Analyzer:
         pool = list(self.st.user_defs) + list(REGISTRY) + list(names.tools) + list(names.data) \
             + list(SPECIAL_FORMS) + _visible_locals(env)
         close = suggest(name, pool)
-        hint = (f"did you mean {', '.join(close)}?" if close else
+        hint = (_did_you_mean(close) if close else
                 "def it before use; tools are called as tool/name and input data is read as data/name")
         raise _err(s, f"Unable to resolve symbol: {name}", hint=hint)
 
@@ -528,6 +528,12 @@ class Analyzer:
         arity = n.Arity(binds, rest, inner)
         arity.has_recur = _has_recur(inner, targets)
         return arity
+
+
+def _did_you_mean(names: list[str]) -> str:
+    """`did you mean filter? (or: filterv, iterate)`: the best guess first, one question mark."""
+    text = f"did you mean {names[0]}?" if not names[0].endswith("?") else f"did you mean {names[0]}"
+    return text + (f" (or: {', '.join(names[1:])})" if len(names) > 1 else "")
 
 
 def _hashable(x: Any) -> Any:
