@@ -13,6 +13,8 @@ Examples:
   ptc demo                          # the data-analysis mission, replayed offline
   ptc demo acting                   # an agent whose tools act (send email, book meeting)
   ptc demo recovering --compression # errors fed back and fixed, with compressed history
+  ptc demo --trace run.jsonl        # then: ptc trace show run.jsonl --view compressed
+  ptc demo --store demo.db          # then: ptc sessions --db demo.db show demo
   ptc demo --model openai/gpt-4o-mini   # the same mission solved live by a real model
 """
 
@@ -23,7 +25,10 @@ Examples:
 @click.option("--model", default=None, help="Solve it live with this litellm model instead of the cassette.")
 @click.option("--compression/--no-compression", default=False,
               help="SingleUserCoalesced history (a live model only: the cassette was recorded without it).")
-def demo_cmd(scenario: str, model: str | None, compression: bool) -> None:
+@click.option("--trace", type=click.Path(dir_okay=True), help="Also write a JSONL trace of the run.")
+@click.option("--store", "store_url", metavar="URL",
+              help="Also record the run in a session store (a SQLAlchemy URL or a file path).")
+def demo_cmd(scenario: str, model: str | None, compression: bool, trace: str | None, store_url: str | None) -> None:
     """Run a bundled example mission and show each turn (offline by default)."""
     from ptc.examples.cassettes import cassette_path
     from ptc.examples.scenarios import get
@@ -36,7 +41,13 @@ def demo_cmd(scenario: str, model: str | None, compression: bool) -> None:
                                "holds the uncompressed conversation)")
     llm = model if model is not None else ReplayLLM(cassette_path(scenario))
     outbox = Outbox() if sc.uses_outbox else None
-    agent = sc.agent(llm, outbox=outbox, compression=compression, on_event=progress_printer())
+    store = None
+    if store_url:
+        from ptc.store import Store
+
+        store = Store(store_url)
+    agent = sc.agent(llm, outbox=outbox, compression=compression, on_event=progress_printer(), trace=trace,
+                     store=store, session_id="demo" if store is not None else None)
     step = agent.run()
     if outbox is not None:
         click.echo("\n" + outbox.render())
