@@ -1,0 +1,34 @@
+"""`pip install .` builds a wheel that carries the grammar and the data files ptc needs."""
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_wheel_contains_grammar_cassettes_and_bundled_suite(tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation",
+                           "-q", "-w", str(tmp_path)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    wheel = next(tmp_path.glob("ptc-*.whl"))
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert "ptc/interpreter/grammar.lark" in names
+    assert "ptc/examples/cassettes/data-analysis.jsonl" in names
+    assert any(n.startswith("ptc/suite/bundled/") and n.endswith((".yaml", ".json")) for n in names)
+    assert any(n.startswith("ptc/suite/bundled/") and n.endswith(".jsonl") for n in names)
+    assert not any(n.startswith("tests/") for n in names)
+    entry = next(n for n in names if n.endswith("entry_points.txt"))
+    assert "ptc = ptc.cli.main:main" in zipfile.ZipFile(wheel).read(entry).decode()
+
+
+def test_optional_extras_are_declared() -> None:
+    import tomllib
+
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    extras = meta["optional-dependencies"]
+    assert {"ray", "otel", "plot", "postgres", "test"} <= set(extras)
+    core = " ".join(meta["dependencies"])
+    for heavy in ("ray", "matplotlib", "psycopg", "opentelemetry"):
+        assert heavy not in core  # extras install only what they need
