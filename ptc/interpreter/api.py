@@ -64,8 +64,8 @@ def compile_program(source: str, names: Names) -> CompiledProgram:
     root = analyze_program(forms, names)
     try:
         program = Compiler(source).program(root)
-    except RecursionError:
-        raise PTCError("analysis", "program is nested too deeply") from None
+    except (RecursionError, MemoryError):
+        raise PTCError("analysis", "program is nested too deeply or too large to compile") from None
     except SyntaxError as e:  # the generated code exceeded a CPython limit
         raise PTCError("analysis", f"program too complex to compile ({e.msg})") from None
     _LINE_MAPS[program.filename] = program.line_map
@@ -86,15 +86,23 @@ def _entry(program: CompiledProgram) -> Callable[[], Any]:
 
 def _await(result: Any) -> Any:
     """Run an async tool's coroutine to completion, even when called from inside an event loop."""
+    remaining = max(0.0, context.CURRENT.deadline - time.monotonic())
+
+    async def bounded() -> Any:
+        try:
+            return await asyncio.wait_for(result, remaining)
+        except asyncio.TimeoutError:
+            raise limit_error("timeout", context.CURRENT.limits.timeout, "tool call ran too long") from None
+
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return asyncio.run(result)
+        return asyncio.run(bounded())
     box: dict[str, Any] = {}
 
     def target() -> None:
         try:
-            box["value"] = asyncio.run(result)
+            box["value"] = asyncio.run(bounded())
         except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
             box["error"] = e
 
@@ -173,7 +181,11 @@ def prepare_inputs(source: Any, data: Any, tools: Any, memory: Any, history: Any
     if data is not None and not isinstance(data, Mapping):
         raise PTCError("runtime", f"data must be a mapping of names to values, not {type(data).__name__}",
                        hint='pass data={"orders": [...]} and read it as data/orders')
-    data_values = {str(k): v.from_python(val, f"data/{k}") for k, val in (data or {}).items()}
+    try:
+        data_values = {str(k): v.from_python(val, f"data/{k}") for k, val in (data or {}).items()}
+    except RecursionError:
+        raise PTCError("limit", "data is nested too deeply to convert",
+                       hint="flatten the input data before passing it") from None
     if tools is not None and not isinstance(tools, Mapping):
         from ..tools import as_tools
 

@@ -279,20 +279,18 @@ class Compiler:
         tname = self.const(_CaseTable(table))
         idx = fn.tmp()
         fn.emit(f"{idx} = {tname}.get(_case_key({self.expr(node.expr, fn)}), -1)", node)
+        # Independent `if`s, not an elif chain: exactly one index matches, and a flat
+        # sequence keeps huge case forms within what Python's compiler accepts.
         for i, (_, result) in enumerate(node.clauses):
-            fn.emit(f"{'if' if i == 0 else 'elif'} {idx} == {i}:")
+            fn.emit(f"if {idx} == {i}:")
             with fn.block():
                 self.value(result, fn, sink)
-        if node.clauses:
-            fn.emit("else:")
-            fn.indent += 1
-        if node.default is not None:
-            self.value(node.default, fn, sink)
-        else:
-            fn.emit(f"_no_case({self.mark(node)}{idx})", node)
-            sink.put(fn, "None", node)
-        if node.clauses:
-            fn.indent -= 1
+        fn.emit(f"if {idx} == -1:")
+        with fn.block():
+            if node.default is not None:
+                self.value(node.default, fn, sink)
+            else:
+                fn.emit(f"_no_case({self.mark(node)}{idx})", node)
 
     # -- expressions ------------------------------------------------------------------
 
@@ -567,18 +565,18 @@ class Compiler:
                 parts = [self.expr(x, fn) for x in items]
             if not buf:
                 return "(" + (" and " if is_and else " or ").join(parts) + ")"
+        # One pass through a run-once block: each operand either decides the result (break)
+        # or falls through to the next, so the generated code stays flat however many
+        # operands there are.
         r = fn.tmp()
-        first = True
-        depth = 0
-        for x in items:
-            if not first:
-                cond = f"({r} is not None and {r} is not False)"
-                fn.emit(f"if {cond if is_and else 'not ' + cond}:")
-                fn.indent += 1
-                depth += 1
-            fn.emit(f"{r} = {self.expr(x, fn)}", x)
-            first = False
-        fn.indent -= depth
+        fn.emit("while True:")
+        with fn.block():
+            for i, x in enumerate(items):
+                fn.emit(f"{r} = {self.expr(x, fn)}", x)
+                if i < len(items) - 1:
+                    cond = f"{r} is None or {r} is False"
+                    fn.emit(f"if {cond}: break" if is_and else f"if not ({cond}): break")
+            fn.emit("break")
         return r
 
     def loop(self, node: n.Loop, fn: _Func) -> str:
@@ -619,7 +617,13 @@ class Compiler:
         return f"_plist({self.mark(node)}{result})"
 
     def try_(self, node: n.Try, fn: _Func) -> str:
+        """try/catch/finally. `finally` runs on success, on PTC errors and on return/fail, but
+        not when a sandbox limit ends the program (see runtime._fatal)."""
         r = fn.tmp()
+        outer = node.finally_body is not None
+        if outer:
+            fn.emit("try:", node)
+            fn.indent += 1
         fn.emit("try:", node)
         with fn.block():
             fn.emit(f"{r} = {self.expr(node.body, fn)}")
@@ -629,14 +633,23 @@ class Compiler:
             with fn.block():
                 fn.emit(f"{node.catch_binding.py} = _catch({err})")
                 fn.emit(f"{r} = {self.expr(node.catch_body, fn)}")  # type: ignore[arg-type]
-        if node.finally_body is not None:
+        else:
             fn.emit("finally:")
             with fn.block():
-                self.discard(node.finally_body, fn)
                 fn.emit("pass")
-        elif node.catch_binding is None:
-            fn.emit("finally:")
+        if outer:
+            fn.indent -= 1
+            fe = fn.tmp()
+            fn.emit(f"except BaseException as {fe}:")
             with fn.block():
+                fn.emit(f"if not _fatal({fe}):")
+                with fn.block():
+                    self.discard(node.finally_body, fn)  # type: ignore[arg-type]
+                    fn.emit("pass")
+                fn.emit("raise")
+            fn.emit("else:")
+            with fn.block():
+                self.discard(node.finally_body, fn)  # type: ignore[arg-type]
                 fn.emit("pass")
         return r
 

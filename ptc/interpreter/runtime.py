@@ -40,7 +40,8 @@ class _Fail(BaseException):
 
 
 RT: dict[str, Any] = {"__builtins__": {"type": type, "len": len, "int": int, "float": float, "str": str,
-                                         "dict": dict, "list": list, "Exception": Exception}}
+                                         "dict": dict, "list": list, "Exception": Exception,
+                                         "BaseException": BaseException}}
 _builtin_names: dict[int, str] = {}
 _counter = itertools.count(1)
 
@@ -85,8 +86,10 @@ def _budget() -> None:
     st.steps += STEP_CHUNK
     RT["_n"] = STEP_CHUNK
     if st.steps > st.limits.max_steps:
+        RT["_n"] = 0  # once over, every later step fails at once (no more work in cleanup code)
         raise limit_error("max_steps", st.limits.max_steps, "too many evaluation steps")
     if time.monotonic() > st.deadline:
+        RT["_n"] = 0
         raise limit_error("timeout", st.limits.timeout, "program ran too long")
     st.budgets += 1
     if st.budgets & 15 == 0:
@@ -226,6 +229,12 @@ def _throw(x: Any) -> PTCError:
     return err
 
 
+def _fatal(e: BaseException) -> bool:
+    """Errors that end the program: `finally` cleanup does not run for them (it could run
+    forever, e.g. recursing again while the stack is already at its limit)."""
+    return isinstance(e, (RecursionError, MemoryError)) or (isinstance(e, PTCError) and e.kind == "limit")
+
+
 def _catch(e: BaseException) -> Any:
     """What a `(catch Exception e ...)` binds: a map with :message (and :data for ex-info)."""
     if isinstance(e, RecursionError):
@@ -348,7 +357,7 @@ RT.update({
     "_MAP_TYPES": frozenset(v.MAP_TYPES), "_VEC_TYPES": frozenset({v.PVector}), "_data": _data, "_hist": _hist, "_tool": _tool,
     "_tool_fn": _tool_fn, "_invoke": _invoke, "_rest_args": _rest_args, "_plist": _plist,
     "_set_lit": _set_lit, "_map_lit": _map_lit, "_iter": _iter, "_case_key": case_key, "_no_case": _no_case,
-    "_arity_error": _arity_error, "_throw": _throw, "_catch": _catch, "_Return": _Return, "_Fail": _Fail,
+    "_arity_error": _arity_error, "_throw": _throw, "_catch": _catch, "_fatal": _fatal, "_Return": _Return, "_Fail": _Fail,
     "_assoc3": _assoc3, "_conj2": _conj2, "_vec": pvector, "_lookup": v.lookup, "_FMap": v.FMap, "_HMap": v.HMap, "_NUMT": frozenset({int, float}), "_NOVAL": _NoValue(),
     "_U": {}, "_ctx": None, "_Reduced": _reduced_type(),
 })
@@ -453,11 +462,16 @@ def check_result_size(value: Any) -> None:
         raise limit_error("max_result", lim, "result too large")
 
 
+MAX_PYTHON_FRAMES = 12_000  # beyond this, recursion through C code can overflow the C stack
+
+
 def recursion_limit_for(max_depth: int) -> int:
-    """Python frames allowed: the current stack plus about three frames per PTC call."""
+    """Python frames allowed: the current stack plus about three frames per PTC call, capped
+    so that no program can crash the host through a C stack overflow (so in-process runs
+    allow about 4,000 nested calls at most, whatever max_depth says)."""
     frame = sys._getframe()
     depth = 0
     while frame is not None:
         depth += 1
         frame = frame.f_back  # type: ignore[assignment]
-    return depth + 50 + max_depth * 3
+    return min(depth + 50 + max_depth * 3, depth + MAX_PYTHON_FRAMES)

@@ -247,13 +247,15 @@ MAP_TYPES = (FMap, HMap)
 
 def make_map(pairs: Iterable[tuple[Any, Any]] | dict[Any, Any]) -> FMap | HMap:
     """The canonical map for these entries (later keys win)."""
-    d = dict(pairs)
+    d = dict(pairs) if isinstance(pairs, dict) else dict((guard_key(k), val) for k, val in pairs)
     if len(d) <= SMALL:
         return FMap(d)
     return HMap(d)
 
 
 def assoc(m: FMap | HMap, k: Any, v: Any) -> FMap | HMap:
+    if type(k) not in _SCALAR_KEYS and type(k) is not Keyword:
+        guard_key(k)
     if type(m) is FMap:
         if len(m) < SMALL or k in m:
             n = FMap(m)
@@ -334,7 +336,57 @@ EMPTY_SET = FSet()
 SET_TYPES = (FSet, HSet)
 
 
+_SCALAR_KEYS = frozenset({str, int, float, bool, type(None)})
+
+
+def guard_key(k: Any) -> Any:
+    """Refuse to hash a collection whose tree is huge (e.g. a vector that contains itself
+    shared twice at every level, `[m m]` 60 times deep: 2^60 leaves). Hashing runs in C
+    and cannot be interrupted, so the size is bounded first, by a walk that visits each
+    distinct node once. Scalars pass at once."""
+    t = type(k)
+    if t in _SCALAR_KEYS or t is Keyword:
+        return k
+    if t in _WALKED:
+        from .context import CURRENT, limit_error
+
+        bound = CURRENT.limits.max_collection
+        sizes: dict[int, int] = {}
+        if _tree_size(k, sizes, bound, CURRENT.limits.max_key_depth) > bound:
+            raise limit_error("max_collection", bound, "a collection too large to use as a key or set member")
+    return k
+
+
+def _tree_size(x: Any, sizes: dict[int, int], bound: int, depth_left: int) -> int:
+    """Leaves and nodes of x's tree (shared parts counted each time), walking each distinct
+    node once; refuses nesting deeper than depth_left (hashing recurses in C)."""
+    t = type(x)
+    if t not in _WALKED:
+        return 1
+    known = sizes.get(id(x))
+    if known is not None:
+        return known
+    if depth_left <= 0:
+        from .context import CURRENT, limit_error
+
+        raise limit_error("max_key_depth", CURRENT.limits.max_key_depth,
+                          "a collection nested too deeply to use as a key or set member")
+    total = 1
+    children = x.items() if t in MAP_TYPES else x
+    for c in children:
+        if t in MAP_TYPES:
+            total += _tree_size(c[0], sizes, bound, depth_left - 1) + _tree_size(c[1], sizes, bound, depth_left - 1)
+        else:
+            total += _tree_size(c, sizes, bound, depth_left - 1)
+        if total > bound:
+            break
+    sizes[id(x)] = total
+    return total
+
+
 def make_set(items: Iterable[Any]) -> FSet | HSet:
+    if not isinstance(items, (set, frozenset)):
+        items = [guard_key(i) for i in items]
     s = items if isinstance(items, (set, frozenset)) else set(items)
     if len(s) <= SMALL:
         return FSet(s)
@@ -342,6 +394,7 @@ def make_set(items: Iterable[Any]) -> FSet | HSet:
 
 
 def set_conj(s: FSet | HSet, x: Any) -> FSet | HSet:
+    guard_key(x)
     if x in s:
         return s
     if type(s) is FSet:
@@ -393,6 +446,7 @@ class LazySeq:
                 cache.append(next(it))
             except StopIteration:
                 self._done, self._it = True, None
+                check_realized(len(cache), len(cache) & 1023)
                 return
             if (len(cache) & 1023) == 0:
                 check_realized(len(cache), 1024)
@@ -432,6 +486,7 @@ class LazySeq:
 
 
 SEQ_TYPES = (PList, LazySeq)
+_WALKED = frozenset({PList, PVector, MapEntry, FMap, HMap, FSet, HSet})
 SEQUENTIAL_TYPES = (PList, PVector, MapEntry, LazySeq)
 
 
@@ -576,6 +631,7 @@ def equals(a: Any, b: Any) -> bool:
     if ta in _SEQ_EQ and tb in _SEQ_EQ:
         if ta is not LazySeq and tb is not LazySeq and len(a) != len(b):
             return False
+        _charge_walk()
         sentinel = _MISSING
         for x, y in itertools.zip_longest(a, b, fillvalue=sentinel):
             if x is sentinel or y is sentinel or not equals(x, y):
@@ -584,6 +640,7 @@ def equals(a: Any, b: Any) -> bool:
     if ta in MAP_TYPES and tb in MAP_TYPES:
         if len(a) != len(b):
             return False
+        _charge_walk()
         for k, v in a.items():
             w = b.get(k, _MISSING)
             if w is _MISSING or not equals(v, w):
@@ -595,6 +652,17 @@ def equals(a: Any, b: Any) -> bool:
 
 
 _SEQ_EQ = (PList, PVector, MapEntry, LazySeq)
+_walk = [0]
+
+
+def _charge_walk() -> None:
+    """Comparing nested collections charges steps, so = on huge or shared structures stops at
+    the step and time limits instead of running on."""
+    _walk[0] += 1
+    if _walk[0] & 255 == 0:
+        from .context import tick
+
+        tick(256)
 
 
 def is_number(x: Any) -> bool:

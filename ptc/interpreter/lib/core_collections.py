@@ -1109,11 +1109,16 @@ def subvec(v: Any, start: Any, end: Any = None) -> Any:
 # -- grouping -------------------------------------------------------------------------
 
 
+_PLAIN_KEY_TYPES = frozenset({str, int, float, bool, type(None), Keyword})
+
+
 @builtin("frequencies", args="[coll]", category="collections",
          doc="A map from each distinct item of coll to the number of times it occurs.",
          ex=(("(frequencies [:a :b :a])", "{:a 2, :b 1}"),))
 def frequencies(coll: Any) -> Any:
-    c = Counter(iter_seq(coll, "frequencies"))
+    from ..values import guard_key
+
+    c = Counter(guard_key(x) for x in iter_seq(coll, "frequencies"))
     n = len(c)
     if n <= SMALL:
         return FMap(c)
@@ -1135,7 +1140,14 @@ def group_by(f: Any, coll: Any) -> Any:
         from .core_sequences import kw_values
 
         keys = kw_values(f, coll)
-    pairs = zip(keys, coll) if keys is not None else ((f(x), x) for x in items)
+        if keys is not None and not set(map(type, keys)) <= _PLAIN_KEY_TYPES:
+            from ..values import guard_key
+
+            for k in keys:
+                guard_key(k)
+    from ..values import guard_key
+
+    pairs = zip(keys, coll) if keys is not None else ((guard_key(f(x)), x) for x in items)
     for k, x in pairs:
         lst = get(k)
         if lst is None:

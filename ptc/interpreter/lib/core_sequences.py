@@ -25,6 +25,7 @@ from .. import context
 from ..errors import runtime_error
 from ..registry import builtin
 from ..values import (
+    guard_key,
     EMPTY_LIST,
     MAP_TYPES,
     SET_TYPES,
@@ -157,16 +158,25 @@ def eq_key(x: Any) -> Any:
     t = type(x)
     if t in _PLAIN_KEY:
         return x
+    if t in _SEQUENTIAL or t in MAP_TYPES or t in SET_TYPES:
+        guard_key(x)  # once, at the top: bounds size and depth before the walk below
+    return _eq_key(x)
+
+
+def _eq_key(x: Any) -> Any:
+    t = type(x)
+    if t in _PLAIN_KEY:
+        return x
     if t is float:
         return (_TAG_F, x)
     if t is bool:
         return (_TAG_B, x)
     if t in _SEQUENTIAL:
-        return (_TAG_S, *[eq_key(y) for y in x])
+        return (_TAG_S, *[_eq_key(y) for y in x])
     if t in MAP_TYPES:
-        return (_TAG_M, frozenset([(eq_key(k), eq_key(v)) for k, v in x.items()]))
+        return (_TAG_M, frozenset([(_eq_key(k), _eq_key(v)) for k, v in x.items()]))
     if t in SET_TYPES:
-        return (_TAG_SET, frozenset([eq_key(y) for y in x]))
+        return (_TAG_SET, frozenset([_eq_key(y) for y in x]))
     return x
 
 
@@ -863,10 +873,14 @@ def flatten(x: Any) -> Any:
 
     def gen() -> Iterator[Any]:
         stack = [iter(x)]
+        visited = 0
         while stack:
             for y in stack[-1]:
                 if type(y) in seqs:
                     stack.append(iter(y))
+                    visited += 1
+                    if visited & 1023 == 0:  # nested (possibly shared) structure: charge the walk
+                        context.tick(1024)
                     break
                 yield y
             else:

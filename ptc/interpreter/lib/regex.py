@@ -309,6 +309,8 @@ def _compile(source: str) -> Compiled:
         if isinstance(msg, bytes):
             msg = msg.decode("utf-8", "replace")
         raise runtime_error(f"invalid regex #\"{source}\": {msg}") from None
+    except (UnicodeError, ValueError, TypeError) as e:  # e.g. a lone surrogate RE2 cannot encode
+        raise runtime_error(f"invalid regex #\"{source.encode('unicode_escape').decode()}\": {e}") from None
     c = Compiled(rx, literal)
     if len(_CACHE) >= _CACHE_MAX:
         _CACHE.clear()

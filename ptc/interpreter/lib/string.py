@@ -308,13 +308,19 @@ def re_quote_replacement(replacement: Any) -> str:
 @builtin("upper-case", ns=NS, args="[s]", category="strings", doc="s in upper case.",
          ex=(("(str/upper-case \"abc\")", "\"ABC\""),))
 def upper_case(s: Any) -> str:
-    return _s("str/upper-case", s).upper()
+    out = _s("str/upper-case", s).upper()
+    if len(out) > len(s):  # some characters expand ("\ufb03" -> "FFI")
+        check_string(len(out), "str/upper-case result")
+    return out
 
 
 @builtin("lower-case", ns=NS, args="[s]", category="strings", doc="s in lower case.",
          ex=(("(str/lower-case \"ABC\")", "\"abc\""),))
 def lower_case(s: Any) -> str:
-    return _s("str/lower-case", s).lower()
+    out = _s("str/lower-case", s).lower()
+    if len(out) > len(s):  # a few characters expand ("\u0130" -> "i\u0307")
+        check_string(len(out), "str/lower-case result")
+    return out
 
 
 @builtin("capitalize", ns=NS, args="[s]", category="strings",
@@ -322,9 +328,10 @@ def lower_case(s: Any) -> str:
          ex=(("(str/capitalize \"hELLO\")", "\"Hello\""),))
 def capitalize(s: Any) -> str:
     s = _s("str/capitalize", s)
-    if len(s) < 2:
-        return s.upper()
-    return s[0].upper() + s[1:].lower()
+    out = s.upper() if len(s) < 2 else s[0].upper() + s[1:].lower()
+    if len(out) > len(s):
+        check_string(len(out), "str/capitalize result")
+    return out
 
 
 @builtin("trim", ns=NS, args="[s]", category="strings", doc="s without leading and trailing whitespace.",

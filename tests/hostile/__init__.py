@@ -1,0 +1,1 @@
+"""Hostile programs against the sandbox."""

@@ -1,0 +1,100 @@
+"""Run one ptc program in a forked child, so a hang, a segfault or a memory blow-up in ptc
+fails the test that caused it instead of taking the whole test session down.
+
+The child inherits the parent's memory (tools may be closures or lambdas), caps its own
+address space, measures the wall time of `ptc.run` alone and sends back a small summary.
+The parent kills the child when it overruns a hard deadline.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import resource
+import time
+import traceback
+from dataclasses import dataclass
+from typing import Any
+
+import ptc
+
+# Address-space cap for the child: a runaway program must hit MemoryError, never the
+# machine's OOM killer (which would take other processes down with it).
+CHILD_MEMORY = 4 << 30
+
+_CTX = multiprocessing.get_context("fork")
+
+
+@dataclass
+class Outcome:
+    status: str  # "value" | "error" | "crash" (non-PTCError exception) | "hang" | "died"
+    elapsed: float = 0.0  # wall time of ptc.run in the child (hang: time until killed)
+    kind: str | None = None  # PTCError.kind
+    message: str = ""  # PTCError message, or exception type + text for a crash
+    printed: str | None = None  # ptc.pr_str(value), truncated
+    print_error: str | None = None  # pr_str failed on the returned value
+    detail: str = ""  # traceback for a crash, exit code for a death
+
+    def describe(self) -> str:
+        if self.status == "value":
+            extra = f" (pr_str failed: {self.print_error})" if self.print_error else ""
+            return f"value {self.printed!r:.200}{extra} after {self.elapsed:.2f}s"
+        if self.status == "error":
+            return f"PTCError[{self.kind}] {self.message!r:.300} after {self.elapsed:.2f}s"
+        if self.status == "crash":
+            return f"non-PTCError exception {self.message!r:.300} after {self.elapsed:.2f}s\n{self.detail}"
+        if self.status == "hang":
+            return f"no answer after {self.elapsed:.1f}s (child killed)"
+        return f"child died without answering ({self.detail}) after {self.elapsed:.2f}s"
+
+
+def _child(conn: Any, source: Any, kwargs: dict[str, Any], mem: int) -> None:
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+    except (ValueError, OSError):  # pragma: no cover - platform without the limit
+        pass
+    start = time.perf_counter()
+    try:
+        result = ptc.run(source, **kwargs)
+        elapsed = time.perf_counter() - start
+        printed = print_error = None
+        try:
+            text = ptc.pr_str(result.value)
+            printed = text[:4000] if isinstance(text, str) else None
+            if not isinstance(text, str):
+                print_error = f"pr_str returned {type(text).__name__}"
+        except BaseException as e:  # noqa: BLE001
+            print_error = f"{type(e).__name__}: {e}"[:500]
+        out = Outcome("value", elapsed, printed=printed, print_error=print_error)
+    except ptc.PTCError as e:
+        elapsed = time.perf_counter() - start
+        out = Outcome("error", elapsed, kind=e.kind, message=str(e.message)[:2000])
+    except BaseException as e:  # noqa: BLE001 - anything else is a ptc bug worth reporting
+        elapsed = time.perf_counter() - start
+        tb = "".join(traceback.format_exception(e)[-12:])
+        out = Outcome("crash", elapsed, message=f"{type(e).__name__}: {str(e)[:500]}", detail=tb[-4000:])
+    try:
+        conn.send(out)
+    finally:
+        conn.close()
+
+
+def run_forked(source: Any, *, hard_timeout: float, mem: int = CHILD_MEMORY, **kwargs: Any) -> Outcome:
+    """ptc.run(source, **kwargs) in a forked child; kill it after hard_timeout seconds."""
+    parent, child = _CTX.Pipe(duplex=False)
+    proc = _CTX.Process(target=_child, args=(child, source, kwargs, mem), daemon=True)
+    start = time.perf_counter()
+    proc.start()
+    child.close()
+    try:
+        if parent.poll(hard_timeout):
+            try:
+                return parent.recv()  # type: ignore[no-any-return]
+            except EOFError:
+                proc.join(5)
+                return Outcome("died", time.perf_counter() - start, detail=f"exit code {proc.exitcode}")
+        return Outcome("hang", time.perf_counter() - start)
+    finally:
+        if proc.is_alive():
+            proc.kill()
+        proc.join(5)
+        parent.close()
