@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     "trace": "ptc.cli.trace_cmd:trace_group",
     "sessions": "ptc.cli.sessions_cmd:sessions_group",
     "suite": "ptc.cli.suite_cmd:suite_group",
+    "chat": "ptc.cli.chat_cmd:chat_cmd",
 }
 
 
