@@ -104,6 +104,7 @@ class Agent:
         name: str = "agent",
         store: Any = None,
         session_id: str | None = None,
+        recorder: EventHandler | None = None,
     ) -> None:
         from ..compression import resolve_strategy
         from ..tools import as_tools
@@ -130,6 +131,7 @@ class Agent:
         self.trace = trace
         self.store = store
         self.session_id = session_id
+        self.recorder = recorder  # persists the run instead of the store's default recorder
         self._system_prompt: str | None = None
 
     # -- prompt -------------------------------------------------------------------------
@@ -159,12 +161,12 @@ class Agent:
             p = trace_path(self.trace, run_id)
             handlers.append(TraceWriter(p))
             path = str(p)
-        if self.store is not None:
+        if self.recorder is not None:
+            handlers.append(self.recorder)
+        elif self.store is not None:
             from ..store import recorder
 
-            rec = recorder(self.store, self.session_id)
-            handlers.append(rec)
-            self._recorder = rec
+            handlers.append(recorder(self.store, self.session_id))
         from .trace import Telemetry
 
         telemetry = Telemetry(run_id, self.mission)

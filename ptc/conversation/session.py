@@ -59,10 +59,9 @@ still in the full view); a tool exchange is kept or hidden whole.
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping
 
 from ..llm.base import LLMError, as_llm
 from ..store.messages import Block, Message
@@ -233,25 +232,6 @@ class SessionRecorder(Recorder):
         F.persist(self.store, self.session_id, F.plan_nodes(written, tools=self.tools, close_tail=True))
 
 
-@functools.lru_cache(maxsize=None)
-def _session_agent_class() -> type:
-    from ..agent.loop import Agent
-
-    class SessionAgent(Agent):
-        """A ptc.Agent recording through the chat session's recorder (instead of the plain one)."""
-
-        chat: "ChatSession"
-
-        def _emitter(self, run_id: str, extra: Sequence[Any] = ()) -> Any:
-            store, self.store = self.store, None
-            try:
-                return super()._emitter(run_id, [*extra, self.chat.recorder])
-            finally:
-                self.store = store
-
-    return SessionAgent
-
-
 class ConversationStrategy:
     """The agent's history strategy: every turn, the conversation as the session renders it."""
 
@@ -365,21 +345,7 @@ class ChatSession:
         self._persist_mode(mode)
 
     def _persist_mode(self, mode: str) -> None:
-        update = getattr(self.store, "set_session_mode", None) or getattr(self.store, "update_session", None)
-        if update is not None:
-            try:
-                update(self.session_id, mode=mode)
-                return
-            except TypeError:
-                pass
-        import sqlalchemy as sa
-
-        from ..store.schema import sessions
-
-        def write(conn: Any) -> None:  # Store has no update API for a session's mode (yet)
-            conn.execute(sa.update(sessions).where(sessions.c.id == self.session_id).values(mode=mode))
-
-        self.store._transact(write)
+        self.store.set_session_mode(self.session_id, mode)
 
     # -- rendering the next request -----------------------------------------------------------
 
@@ -603,11 +569,11 @@ class ChatSession:
                          usage=self.usage(), compacted=compacted)
 
     def _make_agent(self, mission: str) -> Any:
-        cls = _session_agent_class()
-        agent = cls(mission, tools=self.agent_tools(), data=self.data, llm=self.llm, max_turns=self.max_turns,
-                    compression=ConversationStrategy(self), limits=self.limits, store=self.store,
-                    session_id=self.session_id, on_event=self.on_event)
-        agent.chat = self
+        from ..agent.loop import Agent
+
+        agent = Agent(mission, tools=self.agent_tools(), data=self.data, llm=self.llm, max_turns=self.max_turns,
+                      compression=ConversationStrategy(self), limits=self.limits, store=self.store,
+                      session_id=self.session_id, on_event=self.on_event, recorder=self.recorder)
         self.recorder.tools = dict(agent.tools)
         self._agent = agent
         return agent
@@ -634,8 +600,13 @@ class ChatSession:
         compacted = compactions[-1] if compactions else None
         if step.ok:
             from ..interpreter.printer import pr_str
+            from ..interpreter.values import from_python
 
-            text = pr_str(step.value, max_len=4000) if not isinstance(step.value, str) else step.value
+            try:  # step.value is plain Python (or a typed result): show it as Clojure data
+                shown = from_python(step.value)
+            except Exception:  # noqa: BLE001 - a typed result that is not JSON-like
+                shown = str(step.value)
+            text = shown if isinstance(shown, str) else pr_str(shown, max_len=4000)
             self.store.append(self.session_id, "assistant", [Block("text", f"Answer: {text}", {"answer": True})],
                               mode="agent", run_id=step.run_id)
             return ChatReply(ok=True, text=text, mode="agent", value=step.value, run_id=step.run_id,

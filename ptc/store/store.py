@@ -319,6 +319,23 @@ class Store:
         with self._read() as conn:
             return [Session(**r) for r in conn.execute(q).mappings()]
 
+    def set_session_mode(self, session_id: str, mode: str) -> None:
+        """Record the mode a session is in (chat/agent); history is kept as it is."""
+        def update(conn: Connection) -> None:
+            done = conn.execute(sessions.update().where(sessions.c.id == session_id)
+                                .values(mode=mode, updated_at=_now()))
+            if done.rowcount == 0:
+                raise NotFound(f"no session {session_id!r}")
+
+        self._transact(update)
+
+    def record_failed_compression(self, session_id: str, first_seq: int, last_seq: int, strategy: str,
+                                  error: str) -> None:
+        """A compression record with status failed and its error (nothing is compressed)."""
+        from .compression import _record_failure
+
+        _record_failure(self, session_id, first_seq, last_seq, strategy, error)
+
     def resolve_session(self, prefix: str) -> str:
         """The id of the one session whose id starts with `prefix` (for typing short ids)."""
         s = sessions.c

@@ -31,3 +31,12 @@ def test_example_runs_offline(script: str) -> None:
 def test_the_path_is_numbered_without_gaps() -> None:
     numbered = sorted(p.name for p in (ROOT / "examples").glob("0*_*.py"))
     assert [n[:2] for n in numbered] == [f"{i:02d}" for i in range(1, len(numbered) + 1)]
+
+
+def test_chat_session_example() -> None:
+    proc = subprocess.run([sys.executable, str(ROOT / "examples" / "06_chat_session.py")], capture_output=True,
+                          text=True, timeout=120, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert "ptc> {'paid': 114, 'pending': 67, 'refunded': 28, 'delivered': 191}" in proc.stdout
+    assert '#5 assistant: Answer: {"paid" 114, "pending" 67, "refunded" 28, "delivered" 191}' in proc.stdout
+    assert "context:" in proc.stdout

@@ -214,11 +214,9 @@ class Compactor:
 
     def _record_failures(self, result: CompactionResult) -> None:
         """A failed compression record (status 1) with the error, for each range not compressed."""
-        from ...store.compression import _record_failure
-
         for p in result.failed_ranges:
             try:
-                _record_failure(self.store, self.session_id, p.first_seq, p.last_seq, result.strategy,
-                                result.error or "failed")
+                self.store.record_failed_compression(self.session_id, p.first_seq, p.last_seq, result.strategy,
+                                                     result.error or "failed")
             except Exception:  # noqa: BLE001 - bookkeeping only
                 pass
