@@ -59,6 +59,10 @@ Examples:
   ptc repl
   ptc agent "Which region sells most?" --data orders.json --model openai/gpt-4o-mini
   ptc trace show run.jsonl --view compressed
+  ptc bench tokens --plot tokens.png
+  ptc sessions list
+  ptc suite run bundled --replay bundled --compression none,coalesced
+  ptc chat --mode agent --data orders.json --model openai/gpt-4o-mini
 """
 
 

@@ -16,7 +16,7 @@ Examples:
 """
 
 
-@click.group("trace")
+@click.group("trace", epilog=EPILOG)
 def trace_group() -> None:
     """Inspect JSONL traces written by `Agent(trace=...)` or `ptc agent --trace`."""
 
