@@ -432,12 +432,24 @@ def convert_exception(e: BaseException) -> PTCError:
                     hint="this is a bug in ptc; please report it with the program")
 
 
+_TAKES_RE = re.compile(r"takes (?:from (\d+) to )?(\d+) positional arguments?")
+_MISSING_RE = re.compile(r"missing (\d+) required positional argument")
+
+
 def _arity_hint(name: str, msg: str) -> str | None:
+    """Which arities exist: the builtin's arglists, or what Python says the fn takes."""
     from .registry import REGISTRY
 
     b = REGISTRY.get(name)
     if b is not None:
         return f"usage: ({name} {' | '.join(a.strip('[]') for a in b.arglists)})"
+    takes = _TAKES_RE.search(msg)
+    if takes:
+        low, high = takes.group(1), takes.group(2)
+        return f"{name} accepts {f'{low} to {high}' if low else high} argument(s)"
+    missing = _MISSING_RE.search(msg)
+    if missing:
+        return f"{name} needs {missing.group(1)} more argument(s)"
     return None
 
 
