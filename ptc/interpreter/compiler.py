@@ -389,13 +389,17 @@ class Compiler:
     def keyword_lookup(self, fn: _Func, node: n.Node, target: str, key: v.Keyword, default: str | None) -> str:
         """Inline `(:k m)`: two C-level dict probes (keyword, then the JSON string key)."""
         k, name = self.const(key), repr(key.name)
-        t = fn.tmp()
         if default is not None and not _is_simple_text(default):
             d = fn.tmp()
             fn.emit(f"{d} = {default}", node)
             default = d
         dflt = "" if default is None else f", {default}"
-        return (f"({t}.get({k}, {t}.get({name}{dflt})) if type({t} := {target}) is _FMap "
+        if target.isidentifier():  # a local: no temporary (inside a comprehension it would be a cell)
+            t, bind = target, target
+        else:
+            t = fn.tmp()
+            bind = f"{t} := {target}"
+        return (f"({t}.get({k}, {t}.get({name}{dflt})) if type({bind}) is _FMap "
                 f"else _lookup({self.mark(node)}{t}, {k}{dflt}))")
 
     def fused(self, node: n.Call, fn: _Func, b: Builtin) -> str | None:
