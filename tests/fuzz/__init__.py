@@ -1,0 +1,1 @@
+"""Property-based fuzzing of ptc.run."""
