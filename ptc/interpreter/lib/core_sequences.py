@@ -238,40 +238,39 @@ def map_indexed(f: Any, coll: Any = _NO) -> Any:
     return _result(_pymap(f, itertools.count(), iter_seq(coll, "map-indexed")), coll)
 
 
+def _select(pred: Any, coll: Any, who: str, want: bool) -> Any:
+    """The items whose (pred item) is truthy (want=True: filter) or falsey (want=False: remove):
+    a list for a realized input, a LazySeq for a lazy one."""
+    pred = as_fn(pred, who)
+    t = type(coll)
+    if t in _REAL:
+        vals = kw_values(pred, coll) if type(pred) is Keyword else None
+        results = _pymap(pred, coll) if vals is None else vals
+        out = [x for x, r in zip(coll, results) if (r is not None and r is not False) is want]
+        _charge(len(out))
+        return out
+    gen = (x for x in iter_seq(coll, who) if ((r := pred(x)) is not None and r is not False) is want)
+    return LazySeq(gen) if t is LazySeq else _realize(gen)
+
+
+def _as_seq(items: Any) -> Any:
+    return PList(items) if type(items) is list else items
+
+
 @builtin("filter", args=("[pred]", "[pred coll]"), category="sequences",
          doc="The items for which (pred item) is truthy; with only pred, returns a transducer.",
          ex=(("(filter even? [1 2 3 4])", "(2 4)"), ("(filter :ok [{:ok true} {:ok false}])", "({:ok true})")))
 def filter_(pred: Any, coll: Any = _NO) -> Any:
     if coll is _NO:
         return filter_xf(pred)
-    pred = as_fn(pred, "filter")
-    t = type(coll)
-    if t in _REAL:
-        if type(pred) is Keyword:
-            vals = kw_values(pred, coll)
-            if vals is not None:
-                out = [x for x, r in zip(coll, vals) if r is not None and r is not False]
-                _charge(len(out))
-                return PList(out)
-        out = [x for x in coll if (r := pred(x)) is not None and r is not False]
-        _charge(len(out))
-        return PList(out)
-    if t is LazySeq:
-        return LazySeq(x for x in coll if (r := pred(x)) is not None and r is not False)
-    return _realize(x for x in iter_seq(coll, "filter") if (r := pred(x)) is not None and r is not False)
+    return _as_seq(_select(pred, coll, "filter", True))
 
 
 @builtin("filterv", args="[pred coll]", category="sequences",
          doc="Like filter, but eager and returns a vector.",
          ex=(("(filterv odd? [1 2 3])", "[1 3]"), ("(filterv odd? nil)", "[]")))
 def filterv(pred: Any, coll: Any) -> Any:
-    pred = as_fn(pred, "filterv")
-    t = type(coll)
-    if t in _REAL:
-        out = [x for x in coll if (r := pred(x)) is not None and r is not False]
-        _charge(len(out))
-        return vec(out)
-    return vec(_realize(x for x in iter_seq(coll, "filterv") if (r := pred(x)) is not None and r is not False))
+    return vec(_select(pred, coll, "filterv", True))
 
 
 @builtin("remove", args=("[pred]", "[pred coll]"), category="sequences",
@@ -280,20 +279,7 @@ def filterv(pred: Any, coll: Any) -> Any:
 def remove(pred: Any, coll: Any = _NO) -> Any:
     if coll is _NO:
         return remove_xf(pred)
-    pred = as_fn(pred, "remove")
-    t = type(coll)
-    if t in _REAL:
-        if type(pred) is Keyword:
-            vals = kw_values(pred, coll)
-            if vals is not None:
-                out = [x for x, r in zip(coll, vals) if r is None or r is False]
-                _charge(len(out))
-                return PList(out)
-        out = [x for x in coll if (r := pred(x)) is None or r is False]
-        _charge(len(out))
-        return PList(out)
-    gen = (x for x in iter_seq(coll, "remove") if (r := pred(x)) is None or r is False)
-    return LazySeq(gen) if t is LazySeq else _realize(gen)
+    return _as_seq(_select(pred, coll, "remove", False))
 
 
 @builtin("keep", args=("[f]", "[f coll]"), category="sequences",
