@@ -50,7 +50,9 @@ def _set_order(x: Any) -> tuple[int, Any]:
         return (2, x)
     if t is v.Keyword:
         return (3, x.name)
-    return (4, pr_str(x))
+    # Collections and the rest: by type and size only, never by printing them (printing
+    # nested sets to sort them would be exponential in their depth).
+    return (4, v.type_name(x), len(x) if hasattr(x, "__len__") and t is not v.LazySeq else 0)
 
 
 def _fn_name(x: Any) -> str:
