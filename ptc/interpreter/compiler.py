@@ -534,6 +534,10 @@ class Compiler:
         return self.truth_of(self.expr(node, fn), node, fn)
 
     def truth_of(self, e: str, node: n.Node, fn: _Func) -> str:
+        if e in ("None", "False"):
+            return "False"
+        if e == "True" or _is_number_literal(e) or e[:1] in "'\"":  # a literal is always truthy
+            return "True"
         if _is_boolean(node):
             return e
         if type(node) is n.Const:

@@ -63,20 +63,27 @@ def _fn_name(x: Any) -> str:
 
 
 class _Printer:
-    __slots__ = ("readable", "out", "size", "limit")
+    __slots__ = ("readable", "out", "size", "limit", "cap")
 
     def __init__(self, readable: bool, limit: int | None) -> None:
+        from .context import CURRENT
+
         self.readable = readable
         self.out: list[str] = []
         self.size = 0
-        self.limit = limit
+        self.limit = limit  # stop quietly at this length (truncated renderings)
+        self.cap = CURRENT.limits.max_string  # without a limit: refuse text longer than max_string
 
     def w(self, s: str) -> None:
         self.out.append(s)
+        self.size += len(s)
         if self.limit is not None:
-            self.size += len(s)
             if self.size >= self.limit:
                 raise _Full
+        elif self.size > self.cap:
+            from .context import CURRENT, limit_error
+
+            raise limit_error("max_string", CURRENT.limits.max_string, "printed text too long")
 
     def seq(self, open_: str, items: Any, close: str) -> None:
         self.w(open_)

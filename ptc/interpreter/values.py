@@ -116,6 +116,7 @@ class FMap(dict):
         return lookup(self, k, default)
 
     def __hash__(self) -> int:  # type: ignore[override]
+        guard_key(self)
         return hash(frozenset(self.items()))
 
     def _immutable(self, *a: Any, **k: Any) -> None:
@@ -225,6 +226,7 @@ class HMap:
         return lookup(self, k, default)
 
     def __hash__(self) -> int:
+        guard_key(self)
         return hash(frozenset(self._dict().items()))
 
     def __eq__(self, other: object) -> bool:
@@ -316,6 +318,7 @@ class HSet:
         return len(self._m)
 
     def __hash__(self) -> int:
+        guard_key(self)
         return hash(frozenset(self._m.keys()))
 
     def __eq__(self, other: object) -> bool:
@@ -337,6 +340,7 @@ SET_TYPES = (FSet, HSet)
 
 
 _SCALAR_KEYS = frozenset({str, int, float, bool, type(None)})
+_PLAIN_KEY_TYPES = frozenset({str, int, float, bool, type(None), Keyword})
 
 
 def guard_key(k: Any) -> Any:
@@ -386,7 +390,14 @@ def _tree_size(x: Any, sizes: dict[int, int], bound: int, depth_left: int) -> in
 
 def make_set(items: Iterable[Any]) -> FSet | HSet:
     if not isinstance(items, (set, frozenset)):
-        items = [guard_key(i) for i in items]
+        items = items if isinstance(items, (list, tuple)) else list(items)
+        if not set(map(type, items)) <= _PLAIN_KEY_TYPES:  # collections inside: bound them first
+            for i in items:
+                guard_key(i)
+        if len(items) > 4096:
+            from .context import check_deadline
+
+            check_deadline()
     s = items if isinstance(items, (set, frozenset)) else set(items)
     if len(s) <= SMALL:
         return FSet(s)

@@ -45,6 +45,7 @@ from ..values import (
     pvector,
     set_conj,
     set_disj,
+    guard_key,
     short,
     type_name,
     vec,
@@ -346,9 +347,8 @@ def _into(to: Any, items: Any, who: str = "into") -> Any:
     if t is FMap or t is HMap:
         return _map_put_all(to, iter_seq(items, who) if ti is not list else items, who)
     if t is FSet or t is HSet:
-        src = iter_seq(items, who) if ti is not list else items
+        src = list(iter_seq(items, who) if ti is not list else items)
         if t is HSet:
-            src = list(src)
             if len(src) < 256:
                 r = to
                 for x in src:
@@ -356,7 +356,7 @@ def _into(to: Any, items: Any, who: str = "into") -> Any:
                 _guard(len(r))
                 return r
         s = set(to)
-        s.update(src)
+        s.update(src if set(map(type, src)) <= _PLAIN_KEY_TYPES else map(guard_key, src))
         _guard(len(s))
         return make_set(s)
     if t is PList or to is None or t is LazySeq:

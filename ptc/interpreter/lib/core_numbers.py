@@ -14,7 +14,7 @@ from typing import Any
 from ..context import check_int, int_product_fits
 from ..errors import runtime_error
 from ..registry import alias, builtin
-from ..values import VECTOR_TYPES, Keyword, Symbol, equals, short, type_name
+from ..values import VECTOR_TYPES, Keyword, Symbol, _charge_walk, equals, short, type_name
 
 _FAST = 1 << 62  # sums/differences below this never need the bigint guard
 _HALF = 1 << 31  # products of two factors below this never need the bigint guard
@@ -492,6 +492,7 @@ def compare_values(a: Any, b: Any) -> int:
             la, lb = len(a), len(b)
             if la != lb:
                 return -1 if la < lb else 1
+            _charge_walk()  # nested (possibly shared) vectors: comparing them charges steps
             for x, y in zip(a, b):
                 c = compare_values(x, y)
                 if c:
