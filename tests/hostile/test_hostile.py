@@ -187,6 +187,9 @@ CASES: list[H] = [
     H("dag-frequencies", DAG.format("(count (frequencies [m m]))"), "limit", FAST),
     H("dag-equality", DAG2.format("(= a b)"), "limit", FAST),
     H("dag-print", DAG.format("(count (str m))"), "limit", FAST),
+    H("nested-sets-pr-str", "(count (pr-str (reduce (fn [m _] #{m}) #{} (range 40))))", ("value", "limit"), FAST),
+    H("nested-sets-result", "(reduce (fn [m _] #{m}) #{} (range 40))", ("value", "limit"), FAST),
+    H("nested-sets-dag-pr-str", "(count (pr-str (reduce (fn [m _] #{m [m]}) #{} (range 40))))", "limit", FAST),
     # --- strings ----------------------------------------------------------------------------
     H("apply-str-repeat", '(apply str (repeat 100000000 "x"))', "limit"),
     H("join-repeat", '(clojure.string/join (repeat 100000000 "x"))', "limit"),
@@ -338,6 +341,8 @@ CASES: list[H] = [
     H("result-small-max-result", '(apply str (repeat 900000 "x"))', "limit", Limits(max_result=1000),
       msg="max_result"),
     H("result-dag-map", "(reduce (fn [m _] {:a m :b m}) {} (range 60))", "limit", FAST),
+    H("bulk-set-in-loop", "(let [a (vec (range 999999))] (dotimes [i 10] (set a)))", "limit", msg="timeout"),
+    H("bulk-hash-set-in-loop", "(let [a (vec (range 999999))] (dotimes [i 10] (apply hash-set a)))", "limit"),
     H("million-vector-allowed", "(count (vec (range 1000000)))", "value", value="1000000"),
     H("million-and-one-vector", "(count (vec (range 1000001)))", "limit", msg="max_collection"),
     H("million-and-one-into", "(count (into [] (range 1000001)))", "limit", msg="max_collection"),
