@@ -22,7 +22,7 @@ class Limits(BaseModel):
     max_result: int = Field(1_000_000, gt=0, description="characters of the printed result")
     max_memory: int = Field(256 * 1024 * 1024, gt=0, description="estimated bytes held by the program's values")
     max_int_bits: int = Field(8192, gt=0, description="bits of any integer the program computes")
-    max_source: int = Field(100_000, gt=0, description="characters of program source")
+    max_source: int = Field(50_000, gt=0, description="characters of program source")
     max_regex: int = Field(2_000, gt=0, description="characters of a regular expression pattern")
     max_key_depth: int = Field(500, gt=0, description="nesting depth of a collection used as a map key or set "
                                                      "member (hashing it recurses in C)")

@@ -63,7 +63,7 @@ def _fn_name(x: Any) -> str:
 
 
 class _Printer:
-    __slots__ = ("readable", "out", "size", "limit", "cap")
+    __slots__ = ("readable", "out", "size", "limit", "cap", "writes")
 
     def __init__(self, readable: bool, limit: int | None) -> None:
         from .context import CURRENT
@@ -73,10 +73,16 @@ class _Printer:
         self.size = 0
         self.limit = limit  # stop quietly at this length (truncated renderings)
         self.cap = CURRENT.limits.max_string  # without a limit: refuse text longer than max_string
+        self.writes = 0
 
     def w(self, s: str) -> None:
         self.out.append(s)
         self.size += len(s)
+        self.writes += 1
+        if self.writes & 0xFFF == 0:  # printing a huge value stops at the program's deadline
+            from .context import check_deadline
+
+            check_deadline()
         if self.limit is not None:
             if self.size >= self.limit:
                 raise _Full

@@ -206,8 +206,9 @@ def case_key(x: Any) -> Any:
     if t is bool or t is float:
         return (t, x)
     if t in v.VECTOR_TYPES or t is v.PList:
+        v.guard_key(x)
         return ("seq", tuple(case_key(i) for i in x))
-    return x
+    return v.guard_key(x)
 
 
 def _no_case(idx: Any) -> None:

@@ -270,6 +270,7 @@ def assoc(m: FMap | HMap, k: Any, v: Any) -> FMap | HMap:
 
 
 def dissoc(m: FMap | HMap, k: Any) -> FMap | HMap:
+    guard_key(k)
     if k not in m:
         return m
     if type(m) is FMap:
@@ -292,6 +293,8 @@ class FSet(frozenset):
     __slots__ = ()
 
     def __call__(self, k: Any, default: Any = None) -> Any:
+        if type(k) in _WALKED:
+            guard_key(k)
         return k if k in self else default
 
     def __repr__(self) -> str:
@@ -416,6 +419,7 @@ def set_conj(s: FSet | HSet, x: Any) -> FSet | HSet:
 
 
 def set_disj(s: FSet | HSet, x: Any) -> FSet | HSet:
+    guard_key(x)
     if x not in s:
         return s
     if type(s) is FSet:
@@ -554,6 +558,8 @@ def as_fn(f: Any, who: str = "fn") -> Callable[..., Any]:
 
 def lookup(m: Any, k: Any, default: Any = None) -> Any:
     """`get` semantics, plus: a keyword finds the same-named string key (JSON data)."""
+    if type(k) in _WALKED:
+        guard_key(k)
     t = type(m)
     if t is FMap or t is HMap:
         v = m.get(k, _MISSING)
@@ -581,6 +587,8 @@ _MISSING = object()
 
 
 def contains_key(m: Any, k: Any) -> bool:
+    if type(k) in _WALKED:
+        guard_key(k)
     t = type(m)
     if t is FMap or t is HMap:
         return k in m or (type(k) is Keyword and k.name in m)
@@ -658,7 +666,13 @@ def equals(a: Any, b: Any) -> bool:
                 return False
         return True
     if ta in SET_TYPES and tb in SET_TYPES:
-        return len(a) == len(b) and all(x in b for x in a)
+        if len(a) != len(b):
+            return False
+        if len(a) > 4096:
+            from .context import check_deadline
+
+            check_deadline()
+        return all(x in b for x in a)
     return bool(a == b) if ta is tb else False
 
 
@@ -767,7 +781,31 @@ _PTC_TYPES = frozenset({Keyword, Symbol, PList, MapEntry, PVector, FMap, HMap, F
 
 
 def to_python(v: Any) -> Any:
-    """Plain JSON-like Python: keywords become strings, sequences lists, sets lists."""
+    """Plain JSON-like Python: keywords become strings, sequences lists, sets lists.
+
+    The conversion counts the items it produces: a value that shares its parts (a vector
+    holding the same vector twice, 60 levels deep) would expand exponentially, so past
+    twice max_collection items it is refused."""
+    from .context import CURRENT
+
+    budget = [2 * CURRENT.limits.max_collection]
+    return _to_python(v, budget)
+
+
+def _spend(budget: list[int], n: int) -> None:
+    before = budget[0]
+    budget[0] -= n
+    if budget[0] < 0:
+        from .context import CURRENT, limit_error
+
+        raise limit_error("max_collection", CURRENT.limits.max_collection, "value too large to convert")
+    if (before >> 14) != (budget[0] >> 14):  # every 16k items: the deadline
+        from .context import check_deadline
+
+        check_deadline()
+
+
+def _to_python(v: Any, budget: list[int]) -> Any:
     if v is None or v is True or v is False:
         return v
     t = type(v)
@@ -780,11 +818,13 @@ def to_python(v: Any) -> Any:
     if t is Symbol:
         return v.name
     if t in MAP_TYPES:
-        return {_key_to_python(k): to_python(x) for k, x in v.items()}
-    if t in SET_TYPES:
-        return [to_python(x) for x in v]
-    if t in (PList, PVector, MapEntry, LazySeq):
-        return [to_python(x) for x in v]
+        _spend(budget, len(v))
+        return {_key_to_python(k): _to_python(x, budget) for k, x in v.items()}
+    if t in SET_TYPES or t in (PList, PVector, MapEntry):
+        _spend(budget, len(v))
+        return [_to_python(x, budget) for x in v]
+    if t is LazySeq:
+        return [_to_python(x, budget) for x in v.realize()]
     if t is Regex:
         return v.source
     if callable(v):

@@ -30,6 +30,7 @@ KILL_SLACK = 3.0
 
 DEFAULT = Limits()
 FAST = Limits(timeout=1.0)  # programs that only end by the deadline: keep the suite quick
+BIG_SOURCE = Limits(max_source=1_000_000)  # a host that accepts long programs
 
 
 # -- tools used by the table (the child is forked, so lambdas and closures are fine) ------
@@ -187,6 +188,15 @@ CASES: list[H] = [
     H("dag-frequencies", DAG.format("(count (frequencies [m m]))"), "limit", FAST),
     H("dag-equality", DAG2.format("(= a b)"), "limit", FAST),
     H("dag-print", DAG.format("(count (str m))"), "limit", FAST),
+    # Lookups hash their key too: a shared structure used as a key must be refused, not hashed.
+    H("dag-get", DAG.format("(get {1 2} m)"), "limit", FAST),
+    H("dag-dissoc", DAG.format("(dissoc {1 2} m)"), "limit", FAST),
+    H("dag-find", DAG.format("(find {1 2} m)"), "limit", FAST),
+    H("dag-set-as-fn", DAG.format("(#{1} m)"), "limit", FAST),
+    H("dag-select-keys", DAG.format("(select-keys {1 2} [m])"), "limit", FAST),
+    H("dag-case", DAG.format("(case m 1 2 3)"), "limit", FAST),
+    H("dag-update", DAG.format("(update {} m identity)"), "limit", FAST),
+    H("dag-zipmap", DAG.format("(zipmap [m] [1])"), "limit", FAST),
     H("nested-sets-pr-str", "(count (pr-str (reduce (fn [m _] #{m}) #{} (range 40))))", ("value", "limit"), FAST),
     H("nested-sets-result", "(reduce (fn [m _] #{m}) #{} (range 40))", ("value", "limit"), FAST),
     H("nested-sets-dag-pr-str", "(count (pr-str (reduce (fn [m _] #{m [m]}) #{} (range 40))))", "limit", FAST),
@@ -255,15 +265,17 @@ CASES: list[H] = [
     H("tool-runs-hostile-subprogram", "(tool/sub)", "limit", tools={"sub": t_nested_run}),
     H("data-deep-nesting", "(count (str data/x))", ("runtime", "limit"), data=deep_data),
     # --- deep nesting in source ---------------------------------------------------------------
-    H("nested-parens-10k", nest("(", ")", 10_000, ""), ("parse", "analysis")),
-    H("nested-calls-10k", nest("(inc ", ")", 10_000, "0"), ("parse", "analysis")),
-    H("nested-vectors-10k", nest("[", "]", 10_000, ""), ("parse", "analysis")),
-    H("nested-maps-10k", nest("{:a ", "}", 10_000), ("parse", "analysis")),
-    H("nested-quotes-10k", "'" * 10_000 + "x", ("parse", "analysis")),
-    H("nested-discards-10k", "#_" * 10_000 + "1 " * 10_000, ("parse", "analysis")),
+    # Deep nesting is exercised with max_source raised, so the nesting guard (not the size
+    # limit) is what refuses these programs.
+    H("nested-parens-10k", nest("(", ")", 10_000, ""), ("parse", "analysis"), BIG_SOURCE),
+    H("nested-calls-10k", nest("(inc ", ")", 10_000, "0"), ("parse", "analysis"), BIG_SOURCE),
+    H("nested-vectors-10k", nest("[", "]", 10_000, ""), ("parse", "analysis"), BIG_SOURCE),
+    H("nested-maps-10k", nest("{:a ", "}", 10_000), ("parse", "analysis"), BIG_SOURCE),
+    H("nested-quotes-10k", "'" * 10_000 + "x", ("parse", "analysis"), BIG_SOURCE),
+    H("nested-discards-10k", "#_" * 10_000 + "1 " * 10_000, ("parse", "analysis"), BIG_SOURCE),
     H("open-parens-1MB", "(" * 1_000_000, ("parse", "limit")),  # refused as too long (max_source)
     H("open-brackets-1MB", "[" * 1_000_000, ("parse", "limit")),
-    H("open-parens-90KB", "(" * 90_000, "parse"),
+    H("open-parens-90KB", "(" * 90_000, "parse", BIG_SOURCE),
     H("thread-first-100k", "(-> 1 " + "inc " * BIG_ARGS + ")", ("analysis", "limit", "value")),
     H("and-100k", "(and " + "1 " * BIG_ARGS + ")", ("analysis", "limit", "value")),
     H("or-100k", "(or " + "nil " * BIG_ARGS + "1)", ("analysis", "limit", "value")),
@@ -273,6 +285,20 @@ CASES: list[H] = [
       ("analysis", "limit", "value")),
     H("flat-call-490k-args", "(+ " + "1 " * 490_000 + ")", ("analysis", "limit", "value")),
     H("flat-vector-490k", "[" + "1 " * 490_000 + "]", ("analysis", "limit", "value")),
+    # At the max_source boundary (50k characters): reading, analysing and compiling are part of
+    # the run, so even a short timeout must bound them.
+    # compile time of a max-size program is not part of the timeout (F-12)
+    H("some-thread-at-max-source", "(some-> 1 " + "inc " * 12_497 + ")", ("analysis", "limit", "value"),
+      Limits(timeout=0.5), budget=1.0),
+    H("and-at-max-source", "(and " + "1 " * 24_995 + ")", ("analysis", "limit", "value")),
+    H("flat-call-at-max-source", "(+ " + "1 " * 24_997 + ")", ("analysis", "limit", "value"), Limits(timeout=0.5)),
+    H("open-parens-at-max-source", "(" * 49_999, "parse", Limits(timeout=0.5)),
+    H("nested-fns-at-max-source", "(fn [] " * 3000 + "1" + ")" * 3000, ("parse", "analysis")),
+    # F-12: a host that raises max_source accepts longer compile times
+    H("open-parens-raised-max-source", "(" * 1_000_000, ("parse", "limit"), Limits(max_source=1_000_000), budget=10.0),
+    # F-12: a host that raises max_source accepts longer compile times
+    H("flat-vector-raised-max-source", "[" + "1 " * 490_000 + "]", ("analysis", "limit", "value"),
+      Limits(max_source=1_000_000), budget=20.0),
     H("source-over-max-source", " " * 1_000_001 + "1", "limit", msg="max_source"),
     # --- regular expressions ------------------------------------------------------------------
     H("redos-nested-plus", '(re-find #"(a+)+$" (str (apply str (repeat 100000 "a")) "!"))', "value",
@@ -341,8 +367,10 @@ CASES: list[H] = [
     H("result-small-max-result", '(apply str (repeat 900000 "x"))', "limit", Limits(max_result=1000),
       msg="max_result"),
     H("result-dag-map", "(reduce (fn [m _] {:a m :b m}) {} (range 60))", "limit", FAST),
-    H("bulk-set-in-loop", "(let [a (vec (range 999999))] (dotimes [i 10] (set a)))", "limit", msg="timeout"),
-    H("bulk-hash-set-in-loop", "(let [a (vec (range 999999))] (dotimes [i 10] (apply hash-set a)))", "limit"),
+    # F-5: one 1M-item set build can run past the deadline
+    H("bulk-set-in-loop", "(let [a (vec (range 999999))] (dotimes [i 10] (set a)))", "limit", msg="timeout", budget=1.0),
+    # F-5: one 1M-item set build can run past the deadline
+    H("bulk-hash-set-in-loop", "(let [a (vec (range 999999))] (dotimes [i 10] (apply hash-set a)))", "limit", budget=1.0),
     H("million-vector-allowed", "(count (vec (range 1000000)))", "value", value="1000000"),
     H("million-and-one-vector", "(count (vec (range 1000001)))", "limit", msg="max_collection"),
     H("million-and-one-into", "(count (into [] (range 1000001)))", "limit", msg="max_collection"),

@@ -493,6 +493,8 @@ def _dissoc1(m: Any, k: Any) -> Any:
          doc="m without the given keys.",
          ex=(("(dissoc {:a 1 :b 2} :a)", "{:b 2}"), ("(dissoc {:a 1 :b 2 :c 3} :a :c)", "{:b 2}")))
 def dissoc(m: Any, *ks: Any) -> Any:
+    for k in ks:
+        _guard_key(k)
     t = type(m)
     if t is FMap or t is HMap:
         for k in ks:
@@ -542,6 +544,7 @@ def _update1(m: Any, k: Any, f: Any, args: tuple[Any, ...]) -> Any:
          ex=(("(update {:a 1} :a inc)", "{:a 2}"), ("(update {:a 1} :a + 10)", "{:a 11}"),
              ("(update [1 2] 1 inc)", "[1 3]")))
 def update(m: Any, k: Any, f: Any, *args: Any) -> Any:
+    _guard_key(k)
     return _update1(m, k, f, args)
 
 
@@ -600,6 +603,7 @@ def update_keys(m: Any, f: Any) -> Any:
          ex=(("(get {:a 1} :a)", "1"), ("(get {:a 1} :b 0)", "0"), ("(get [10 20] 1)", "20"),
              ("(get {\"name\" \"Ann\"} :name)", "\"Ann\"")))
 def get(m: Any, k: Any, default: Any = None) -> Any:
+    _guard_key(k)
     if type(m) is FMap:
         v = m.get(k, _MISSING)
         if v is not _MISSING:
@@ -638,6 +642,7 @@ def contains(coll: Any, k: Any) -> bool:
          doc="The [key value] entry for k in m, or nil.",
          ex=(("(find {:a 1 :b 2} :b)", "[:b 2]"), ("(find {:a 1} :z)", "nil")))
 def find(m: Any, k: Any) -> Any:
+    _guard_key(k)
     t = type(m)
     if t is FMap or t is HMap:
         v = m.get(k, _MISSING)
@@ -709,6 +714,7 @@ def select_keys(m: Any, ks: Any) -> Any:
     d: dict[Any, Any] = {}
     if t is FMap or t is HMap:
         for k in iter_seq(ks, "select-keys"):
+            _guard_key(k)
             v = m.get(k, _MISSING)
             if v is _MISSING:
                 if type(k) is Keyword:
@@ -798,7 +804,7 @@ def zipmap(ks: Any, vs: Any) -> Any:
     tk, tv = type(ks), type(vs)
     if tk is not LazySeq and tv is not LazySeq and ks is not None and vs is not None:
         _big(min(_count_or0(ks), _count_or0(vs)), "zipmap")
-    d = dict(zip(iter_seq(ks, "zipmap"), iter_seq(vs, "zipmap")))
+    d = dict(zip(map(_guard_key, iter_seq(ks, "zipmap")), iter_seq(vs, "zipmap")))
     return _map_of(d)
 
 
@@ -1110,6 +1116,11 @@ def subvec(v: Any, start: Any, end: Any = None) -> Any:
 
 
 _PLAIN_KEY_TYPES = frozenset({str, int, float, bool, type(None), Keyword})
+
+
+def _guard_key(k: Any) -> Any:
+    """Bound a collection before it is hashed as a key (see values.guard_key)."""
+    return k if type(k) in _PLAIN_KEY_TYPES else guard_key(k)
 
 
 @builtin("frequencies", args="[coll]", category="collections",
