@@ -11,24 +11,17 @@ import warnings
 
 import pytest
 
-import ptc
 from ptc.interpreter.errors import PTCError
 from ptc.interpreter.limits import Limits
 from ptc.interpreter.lib import core_numbers as N
 from ptc.interpreter.lib import core_predicates as P
 from ptc.interpreter.lib import interop as I
-from ptc.interpreter.printer import pr_str
 from ptc.interpreter.values import Keyword, MapEntry, PList, Symbol, make_map, make_set, pvector
 
 warnings.filterwarnings("ignore", category=SyntaxWarning)
 
 
-def run(src: str, **kw):
-    return ptc.run(src, **kw).value
-
-
-def show(src: str) -> str:
-    return pr_str(run(src))
+from .helpers import run, show  # noqa: E402
 
 
 # (source, what Clojure 1.11 prints)

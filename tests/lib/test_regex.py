@@ -11,7 +11,6 @@ import warnings
 
 import pytest
 
-import ptc
 from ptc.interpreter.errors import PTCError
 from ptc.interpreter.limits import Limits
 from ptc.interpreter.lib import regex as R
@@ -21,12 +20,7 @@ from ptc.interpreter.values import PList, Regex
 warnings.filterwarnings("ignore", category=SyntaxWarning)
 
 
-def run(src: str, **kw):
-    return ptc.run(src, **kw).value
-
-
-def show(src: str) -> str:
-    return pr_str(run(src))
+from .helpers import run, show  # noqa: E402
 
 
 # (source, what Clojure 1.11 prints)

@@ -15,18 +15,12 @@ from ptc.interpreter.errors import PTCError
 from ptc.interpreter.limits import Limits
 from ptc.interpreter.lib import core_strings as C
 from ptc.interpreter.lib import string as S
-from ptc.interpreter.printer import pr_str
 from ptc.interpreter.values import Keyword, LazySeq, PList, Symbol, make_map, make_set, pvector
 
 warnings.filterwarnings("ignore", category=SyntaxWarning)
 
 
-def run(src: str, **kw):
-    return ptc.run(src, **kw).value
-
-
-def show(src: str) -> str:
-    return pr_str(run(src))
+from .helpers import run, show  # noqa: E402
 
 
 # (source, what Clojure 1.11 prints)
