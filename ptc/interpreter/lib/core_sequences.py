@@ -183,6 +183,16 @@ def _eq_key(x: Any) -> Any:
 # -- map / filter / reduce --------------------------------------------------------------------
 
 
+def _map_realized(f: Any, coll: Any) -> Any:
+    """(f item) for each item of a realized collection (a keyword reads every row at C speed)."""
+    _charge(len(coll))
+    if type(f) is Keyword:
+        vals = kw_values(f, coll)
+        if vals is not None:
+            return vals
+    return _pymap(f, coll)
+
+
 @builtin("map", args=("[f]", "[f coll]", "[f c1 c2 & colls]"), category="sequences",
          doc="Applies f to each item (to items of several colls in parallel, stopping at the "
              "shortest); with only f, returns a transducer.",
@@ -196,12 +206,7 @@ def map_(f: Any, *colls: Any) -> Any:
         coll = colls[0]
         t = type(coll)
         if t in _REAL:
-            _charge(len(coll))
-            if type(f) is Keyword:
-                vals = kw_values(f, coll)
-                if vals is not None:
-                    return PList(vals)
-            return PList(_pymap(f, coll))
+            return PList(_map_realized(f, coll))
         if t is LazySeq:
             return LazySeq(_pymap(f, coll))
         return _realize(_pymap(f, iter_seq(coll, "map")))
@@ -217,12 +222,7 @@ def mapv(f: Any, coll: Any, *colls: Any) -> Any:
     if not colls:
         t = type(coll)
         if t in _REAL:
-            _charge(len(coll))
-            if type(f) is Keyword:
-                vals = kw_values(f, coll)
-                if vals is not None:
-                    return vec(vals)
-            return vec(_pymap(f, coll))
+            return vec(_map_realized(f, coll))
         return vec(_realize(_pymap(f, iter_seq(coll, "mapv"))))
     its = [iter_seq(c, "mapv") for c in (coll, *colls)]
     return vec(_realize(_pymap(f, *its)))
