@@ -1,6 +1,6 @@
 """02 - Input data, memory between programs, and errors.
 
-Data given to `ptc.run` is read through `data/`; keywords find JSON string keys. `def`s
+Data given to `ptc.run` is read through `data/`; its JSON keys are keywords. `def`s
 go to memory, which you pass to the next program. A failing program raises `PTCError`
 with a kind, a position and often a hint, and leaves memory untouched.
 

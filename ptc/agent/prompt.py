@@ -20,7 +20,8 @@ Rules:
 - (def name value) and (defn name [args] ...) keep values for your next programs; plain
   let-bindings are forgotten when the program ends. Use defined names directly next time.
 - Use (println ...) to look at intermediate results you need; output is shown to you.
-- Keyword lookup works on JSON data: (:price p) finds the "price" key.
+- Data and tool results are Clojure data: JSON keys are keywords, as the samples show
+  ({:price 3} is read with (:price p)); a key that is not a keyword name stays a string.
 - When you have the answer, call (return value). If the mission is impossible, call (fail "why").
 - Work in small steps: explore first, then compute. Do not repeat tool calls that act (send, book)."""
 

@@ -600,13 +600,10 @@ class ChatSession:
         compacted = compactions[-1] if compactions else None
         if step.ok:
             from ..interpreter.printer import pr_str
-            from ..interpreter.values import from_python
 
-            try:  # step.value is plain Python (or a typed result): show it as Clojure data
-                shown = from_python(step.value)
-            except Exception:  # noqa: BLE001 - a typed result that is not JSON-like
-                shown = str(step.value)
-            text = shown if isinstance(shown, str) else pr_str(shown, max_len=4000)
+            # The answer as Clojure data: the program's own value (step.value is its plain
+            # Python form, where {"paid" 1} and {:paid 1} look alike).
+            text = pr_str(step.turns[-1].result, max_len=4000) if step.turns else str(step.value)
             self.store.append(self.session_id, "assistant", [Block("text", f"Answer: {text}", {"answer": True})],
                               mode="agent", run_id=step.run_id)
             return ChatReply(ok=True, text=text, mode="agent", value=step.value, run_id=step.run_id,

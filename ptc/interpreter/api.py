@@ -133,6 +133,21 @@ def call_plain_tool(fn: Callable[..., Any], args: Any) -> Any:
     return fn(*v.to_python(args))
 
 
+def invoke_tool(name: str, tool: Any, args: Any, wait: Callable[[Any], Any]) -> Any:
+    """Call a tool as programs do (inline and for isolated runs alike): `Tool.invoke`, or a
+    plain callable whose result is used as it is when it is JSON-like (see
+    tools.tool.json_result); `wait` runs an async tool's coroutine to its result."""
+    invoke = getattr(tool, "invoke", None)
+    result = invoke(args) if invoke is not None else call_plain_tool(tool, args)
+    if asyncio.iscoroutine(result):
+        result = wait(result)
+    if invoke is None:
+        from ..tools.tool import json_result
+
+        result = json_result(result, f"tool/{name} result")
+    return result
+
+
 def make_tool_caller(tools: Mapping[str, Any], state: context.RunState) -> Callable[[str, tuple[Any, ...]], Any]:
     def call(name: str, raw: tuple[Any, ...]) -> Any:
         if len(state.tool_calls) >= state.limits.max_tool_calls:
@@ -141,11 +156,7 @@ def make_tool_caller(tools: Mapping[str, Any], state: context.RunState) -> Calla
         args = tool_args(raw)
         start = time.perf_counter()
         try:
-            invoke = getattr(tool, "invoke", None)
-            result = invoke(args) if invoke is not None else call_plain_tool(tool, args)
-            if asyncio.iscoroutine(result):
-                result = _await(result)
-            value = v.from_python(result, f"tool/{name} result")
+            value = v.from_python(invoke_tool(name, tool, args, _await), f"tool/{name} result")
         except PTCError as e:
             e.kind = "limit" if e.kind == "limit" else "tool"
             state.tool_calls.append(ToolCall(name, args, None, e.message, time.perf_counter() - start))

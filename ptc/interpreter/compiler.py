@@ -387,8 +387,9 @@ class Compiler:
         raise AssertionError(f"unknown node {t.__name__}")
 
     def keyword_lookup(self, fn: _Func, node: n.Node, target: str, key: v.Keyword, default: str | None) -> str:
-        """Inline `(:k m)`: two C-level dict probes (keyword, then the JSON string key)."""
-        k, name = self.const(key), repr(key.name)
+        """Inline `(:k m)`: one C-level dict probe on host data (a plain dict: the key's name)
+        and on small PTC maps (the keyword); anything else goes to `lookup`."""
+        k = self.const(key)
         if default is not None and not _is_simple_text(default):
             d = fn.tmp()
             fn.emit(f"{d} = {default}", node)
@@ -399,8 +400,10 @@ class Compiler:
         else:
             t = fn.tmp()
             bind = f"{t} := {target}"
-        return (f"({t}.get({k}, {t}.get({name}{dflt})) if type({bind}) is _FMap "
-                f"else _lookup({self.mark(node)}{t}, {k}{dflt}))")
+        ptc_map = f"{t}.get({k}{dflt}) if type({t}) is _FMap else _lookup({self.mark(node)}{t}, {k}{dflt})"
+        if type(key.hk) is not str:  # a name JSON cannot spell: host dicts never hold it
+            return f"({t}.get({k}{dflt}) if type({bind}) is _FMap else _lookup({self.mark(node)}{t}, {k}{dflt}))"
+        return f"({t}.get({key.hk!r}{dflt}) if type({bind}) is dict else {ptc_map})"
 
     def fused(self, node: n.Call, fn: _Func, b: Builtin) -> str | None:
         """`(filter (fn [x] ...) coll)` and friends as one Python loop with the fn's body
@@ -455,7 +458,7 @@ class Compiler:
             fn.emit(f"if type({t}) in _FUSE_REAL and type({acc}) in {'_MAP_TYPES' if kind == 'assoc' else '_VEC_TYPES'}:",
                     node)
             with fn.block():
-                fn.emit(f"{d} = {'dict(' + acc + '.items())' if kind == 'assoc' else 'list(' + acc + ')'}")
+                fn.emit(f"{d} = {'_tdict(' + acc + ')' if kind == 'assoc' else 'list(' + acc + ')'}")
                 fn.emit(f"for {c} in _chunks({t}):")
                 with fn.block():
                     fn.emit(f"for {x} in {c}:")
@@ -525,8 +528,12 @@ class Compiler:
             return f"{f}({self.mark(node)}{', '.join(args)})"
         parts = self.args([head] + node.args, fn)
         callee = parts[0]
-        if type(head) in (n.Local, n.GlobalRef, n.RuntimeRef) or type(head) is n.ToolRef:
+        if type(head) is n.RuntimeRef or type(head) is n.ToolRef:
             return f"{callee}({self.mark(node)}{', '.join(parts[1:])})"
+        if type(head) is n.Local or type(head) is n.GlobalRef:
+            # Usually a function; a vector, host map or host set is invokable data too.
+            pc, c = _bind_simple(fn, callee)
+            return f"({c} if callable({pc or c}) else _fnof({c}))({self.mark(node)}{', '.join(parts[1:])})"
         return f"_invoke({self.mark(node)}{', '.join(parts)})"
 
     def truth(self, node: n.Node, fn: _Func) -> str:

@@ -539,7 +539,7 @@ def _death_error(child: "_Child", limits: Limits, why: str) -> PTCError:
 def _host_tool_call(tool_map: Mapping[str, Any], name: Any, args: Any, calls: int, limits: Limits,
                     host_calls: list[Any], deadline: float) -> bytes:
     """Run one proxied tool call in the host, exactly as the inline runner would; returns the reply."""
-    from .api import ToolCall, call_plain_tool
+    from .api import ToolCall, invoke_tool
 
     start = time.perf_counter()
     if not isinstance(name, str) or name not in tool_map:
@@ -549,10 +549,7 @@ def _host_tool_call(tool_map: Mapping[str, Any], name: Any, args: Any, calls: in
         return _dumps(("err", ("limit", e.message, None, None, e.hint), None))
     tool = tool_map[name]
     try:
-        invoke = getattr(tool, "invoke", None)
-        result = invoke(args) if invoke is not None else call_plain_tool(tool, args)
-        if asyncio.iscoroutine(result):
-            result = _await(result, deadline, limits)
+        result = invoke_tool(name, tool, args, lambda coro: _await(coro, deadline, limits))
     except PTCError as e:
         host_calls.append(ToolCall(name, args, None, e.message, time.perf_counter() - start))
         return _dumps(("err", (e.kind, e.message, e.line, e.column, e.hint), None))

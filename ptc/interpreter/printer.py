@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from decimal import Decimal
 from typing import Any
@@ -128,7 +129,7 @@ class _Printer:
         elif t in v.MAP_TYPES:
             self.w("{")
             first = True
-            for k, val in x.items():
+            for k, val in (((v.host_key(hk), hv) for hk, hv in x.items()) if t is dict else x.items()):
                 if not first:
                     self.w(", ")
                 first = False
@@ -157,7 +158,7 @@ class _Printer:
         elif callable(x):
             self.w(f"#fn[{_fn_name(x)}]")
         else:
-            self.w(f"#object[{t.__name__}]")
+            raise v.foreign_error(x)
 
 
 def pr_str(x: Any, *, max_len: int | None = None, readable: bool = True) -> str:
@@ -171,6 +172,11 @@ def pr_str(x: Any, *, max_len: int | None = None, readable: bool = True) -> str:
         pr.p(x)
     except _Full:
         pass
+    except RecursionError:
+        from .context import CURRENT, limit_error
+
+        raise limit_error("max_depth", CURRENT.limits.max_depth,
+                          "a value nested too deeply to print (or data that contains itself)") from None
     return "".join(pr.out)
 
 
@@ -232,16 +238,17 @@ def _limit_items(x: Any, limit: int, depth: int, max_chars: int = 80) -> Any:
     if depth > 4:
         return _ELLIPSIS if t in v.MAP_TYPES or t in v.SET_TYPES or t in v.SEQUENTIAL_TYPES else x
     if t in v.VECTOR_TYPES:
-        items = [_limit_items(i, limit, depth + 1, max_chars) for i in list(x)[:limit]]
+        items = [_limit_items(i, limit, depth + 1, max_chars) for i in x[:limit]]
         return v.vec(items + ([_ELLIPSIS] if len(x) > limit else []))
     if t is v.PList or t is v.LazySeq:
-        head = list(x)[: limit + 1] if t is v.PList else [i for _, i in zip(range(limit + 1), x)]
+        head = list(x[: limit + 1]) if t is v.PList else [i for _, i in zip(range(limit + 1), x)]
         items = [_limit_items(i, limit, depth + 1, max_chars) for i in head[:limit]]
         return v.PList(items + ([_ELLIPSIS] if len(head) > limit else []))
     if t in v.MAP_TYPES:
-        pairs = list(x.items())
-        out = [(k, _limit_items(val, limit, depth + 1, max_chars)) for k, val in pairs[:limit]]
-        if len(pairs) > limit:
+        pairs = list(itertools.islice(x.items(), limit))
+        out = [(v.host_key(k) if t is dict else k, _limit_items(val, limit, depth + 1, max_chars))
+               for k, val in pairs]
+        if len(x) > limit:
             out.append((_ELLIPSIS, _ELLIPSIS))
         return _OrderedPairs(out)
     if t in v.SET_TYPES:

@@ -39,7 +39,7 @@ class _Fail(BaseException):
         self.value = value
 
 
-RT: dict[str, Any] = {"__builtins__": {"type": type, "len": len, "int": int, "float": float, "str": str,
+RT: dict[str, Any] = {"__builtins__": {"type": type, "len": len, "int": int, "float": float, "str": str, "callable": callable,
                                          "dict": dict, "list": list, "Exception": Exception,
                                          "BaseException": BaseException}}
 _builtin_names: dict[int, str] = {}
@@ -126,9 +126,9 @@ def _chunks(coll: Any) -> Any:
 
 
 def _grown(n: int) -> None:
-    """A fused loop's private accumulator reached n items."""
+    """A fused loop's private accumulator reached n items (it grew by at most a chunk)."""
     if n > 4096:
-        context.check_size(n, "collection")
+        context.check_realized(n, _FUSE_CHUNK, "collection")
 
 
 def _big(x: Any) -> Any:
@@ -163,7 +163,21 @@ def _tool_fn(name: str) -> Callable[..., Any]:
 
 
 def _invoke(f: Any, *args: Any) -> Any:
-    return v.as_fn(f, "call")(*args)
+    return _fnof(f)(*args)
+
+
+def _fnof(f: Any) -> Any:
+    """What calling the value f runs (f is not a Python callable: a vector, a host map or set)."""
+    t = type(f)
+    if t in v.VECTOR_TYPES or t is dict or t is set or t is frozenset or (callable(f) and not isinstance(f, type)):
+        return v.as_fn(f, "call")
+    raise PTCError("runtime", f"cannot call a value of type {v.type_name(f)} as a function",
+                   hint="only functions, keywords, maps, sets and vectors can be called")
+
+
+def _tdict(m: Any) -> dict[Any, Any]:
+    """A private dict with m's entries (PTC keys), for transient accumulators."""
+    return {v.host_key(k): x for k, x in m.items()} if type(m) is dict else dict(m.items())
 
 
 def _rest_args(rest: tuple[Any, ...]) -> Any:
@@ -206,9 +220,8 @@ def case_key(x: Any) -> Any:
     if t is bool or t is float:
         return (t, x)
     if t in v.VECTOR_TYPES or t is v.PList:
-        v.guard_key(x)
-        return ("seq", tuple(case_key(i) for i in x))
-    return v.guard_key(x)
+        return ("seq", tuple(case_key(i) for i in v.as_key(x)))
+    return v.as_key(x)
 
 
 def _no_case(idx: Any) -> None:
@@ -354,9 +367,10 @@ def _reduced_type() -> type:
 
 RT.update({
     "_n": STEP_CHUNK, "_budget": _budget, "_def": _def, "_big": _big, "_chunks": _chunks,
-    "_FUSE_REAL": frozenset({v.PList, v.PVector, v.MapEntry}), "_grown": _grown, "_make_map": v.make_map,
-    "_MAP_TYPES": frozenset(v.MAP_TYPES), "_VEC_TYPES": frozenset({v.PVector}), "_data": _data, "_hist": _hist, "_tool": _tool,
-    "_tool_fn": _tool_fn, "_invoke": _invoke, "_rest_args": _rest_args, "_plist": _plist,
+    "_FUSE_REAL": frozenset({v.PList, v.PVector, v.MapEntry, list, tuple}), "_grown": _grown, "_make_map": v.make_map,
+    "_MAP_TYPES": frozenset(v.MAP_TYPES), "_VEC_TYPES": frozenset({v.PVector, list, tuple}), "_data": _data,
+    "_hist": _hist, "_tool": _tool, "_tool_fn": _tool_fn, "_invoke": _invoke, "_fnof": _fnof, "_tdict": _tdict,
+    "_rest_args": _rest_args, "_plist": _plist,
     "_set_lit": _set_lit, "_map_lit": _map_lit, "_iter": _iter, "_case_key": case_key, "_no_case": _no_case,
     "_arity_error": _arity_error, "_throw": _throw, "_catch": _catch, "_fatal": _fatal, "_Return": _Return, "_Fail": _Fail,
     "_assoc3": _assoc3, "_conj2": _conj2, "_vec": pvector, "_lookup": v.lookup, "_FMap": v.FMap, "_HMap": v.HMap, "_NUMT": frozenset({int, float}), "_NOVAL": _NoValue(),
@@ -370,7 +384,8 @@ _PY_TYPE_NAMES = {
     "int": "integer", "float": "float", "str": "string", "NoneType": "nil", "bool": "boolean",
     "Keyword": "keyword", "PList": "list", "PVector": "vector", "pvectorc.PVector": "vector",
     "FMap": "map", "HMap": "map", "FSet": "set", "HSet": "set", "LazySeq": "lazy seq", "MapEntry": "vector",
-    "function": "function", "tuple": "list", "list": "list", "dict": "map", "Symbol": "symbol",
+    "function": "function", "tuple": "vector", "list": "vector", "dict": "map", "set": "set",
+    "frozenset": "set", "Symbol": "symbol",
 }
 _ARITY_RE = re.compile(r"ptc:(?P<name>\S+?)\(\) (takes|missing) (?P<rest>.*)")
 _ARGS_GIVEN_RE = re.compile(r"but (\d+) (?:positional arguments? )?(?:were|was) given")
@@ -408,7 +423,7 @@ def convert_exception(e: BaseException) -> PTCError:
         if m2:
             tname = _ptc_type(m2.group(1))
             return PTCError("runtime", f"cannot call a value of type {tname} as a function",
-                            hint="only functions, keywords, maps and sets can be called")
+                            hint="only functions, keywords, maps, sets and vectors can be called")
         m3 = _OPERAND_RE.search(msg)
         if m3:
             return PTCError("runtime", f"{m3.group(1)}: cannot combine {_ptc_type(m3.group(2))} "

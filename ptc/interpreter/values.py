@@ -12,12 +12,20 @@ Representation (chosen for speed on data work, see docs/deviations.md):
 - Sets follow the same two-tier rule: `FSet` (frozenset) and `HSet` (HAMT backed).
 - Unbounded sequences (`iterate`, `repeat`, `cycle`, `(range)`) are `LazySeq`, realized
   on demand and capped by the collection-size limit.
+- Host data (the JSON-like Python a caller passes as data or a tool returns) is used as it
+  is, without walking or copying it: a plain `dict` is a map whose string keys that are
+  keyword names read as keywords (as Clojure's `(json/parse-string s true)` reads JSON),
+  a `list` or `tuple` is a vector, a `set`/`frozenset` a set. They are read-only views:
+  every write returns a new PTC collection, so the caller's objects never change. See
+  `host_key` and "host data" below.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
+import re
 from typing import Any, Callable, Iterable, Iterator
 
 import immutables
@@ -39,7 +47,7 @@ class Keyword:
     (object identity): keyword lookups are the hottest operation in data programs.
     """
 
-    __slots__ = ("name", "__weakref__")
+    __slots__ = ("name", "hk", "__weakref__")
     _interned: dict[str, "Keyword"] = {}
 
     def __new__(cls, name: str) -> "Keyword":
@@ -47,6 +55,7 @@ class Keyword:
         if kw is None:
             kw = object.__new__(cls)
             kw.name = name
+            kw.hk = name if is_keyword_name(name) else NO_HOST_KEY  # the host-dict key it reads
             cls._interned[name] = kw
         return kw
 
@@ -62,6 +71,16 @@ class Keyword:
 
 def keyword(name: str) -> Keyword:
     return Keyword(name)
+
+
+_KEYWORD_NAME = re.compile(r"""[^\s,()\[\]{}"'`;@^~\\:][^\s,()\[\]{}"'`;@^~\\]*""")
+NO_HOST_KEY = object()  # a key no host dict holds: what a keyword that JSON cannot spell reads
+
+
+def is_keyword_name(s: str) -> bool:
+    """Whether `:s` reads back as the keyword named s (the reader's rule): JSON keys that are
+    keyword names become keywords, any other key (a space, a quote, empty...) stays a string."""
+    return _KEYWORD_NAME.fullmatch(s) is not None
 
 
 class Symbol:
@@ -110,14 +129,14 @@ class MapEntry(tuple):
 class FMap(dict):
     """A small immutable map (never mutated after construction; insertion-ordered)."""
 
-    __slots__ = ("_h",)
+    __slots__ = ()
 
     def __call__(self, k: Any, default: Any = None) -> Any:
         return lookup(self, k, default)
 
     def __hash__(self) -> int:  # type: ignore[override]
-        guard_key(self)
-        return hash(frozenset(self.items()))
+        key = as_key(self)
+        return hash(frozenset(self.items())) if key is self else hash(key)
 
     def _immutable(self, *a: Any, **k: Any) -> None:
         raise TypeError("PTC maps are immutable")
@@ -226,8 +245,8 @@ class HMap:
         return lookup(self, k, default)
 
     def __hash__(self) -> int:
-        guard_key(self)
-        return hash(frozenset(self._dict().items()))
+        key = as_key(self)
+        return hash(frozenset(self._dict().items())) if key is self else hash(key)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, (HMap, FMap)):
@@ -244,20 +263,30 @@ class HMap:
 
 
 EMPTY_MAP = FMap()
-MAP_TYPES = (FMap, HMap)
+PTC_MAP_TYPES = (FMap, HMap)
+MAP_TYPES = (FMap, HMap, dict)  # dict: host data (see host_key)
 
 
 def make_map(pairs: Iterable[tuple[Any, Any]] | dict[Any, Any]) -> FMap | HMap:
-    """The canonical map for these entries (later keys win)."""
-    d = dict(pairs) if isinstance(pairs, dict) else dict((guard_key(k), val) for k, val in pairs)
+    """The canonical map for these entries (later keys win). A dict argument must already
+    hold PTC keys (it is taken as it is, not read as host data)."""
+    d = dict(pairs) if isinstance(pairs, dict) else dict((as_key(k), val) for k, val in pairs)
     if len(d) <= SMALL:
         return FMap(d)
     return HMap(d)
 
 
-def assoc(m: FMap | HMap, k: Any, v: Any) -> FMap | HMap:
+def map_of(d: dict[Any, Any]) -> FMap | HMap:
+    """The PTC map that owns d, a fresh dict with PTC keys (no copy for big maps)."""
+    return FMap(d) if len(d) <= SMALL else HMap(d)
+
+
+def assoc(m: Any, k: Any, v: Any) -> FMap | HMap:
+    """(assoc m k v) for any map; a host dict gives a new PTC map and stays unchanged."""
     if type(k) not in _SCALAR_KEYS and type(k) is not Keyword:
-        guard_key(k)
+        k = as_key(k)
+    if type(m) is dict:
+        m = pmap(m)
     if type(m) is FMap:
         if len(m) < SMALL or k in m:
             n = FMap(m)
@@ -269,10 +298,13 @@ def assoc(m: FMap | HMap, k: Any, v: Any) -> FMap | HMap:
     return m.set(k, v)
 
 
-def dissoc(m: FMap | HMap, k: Any) -> FMap | HMap:
-    guard_key(k)
-    if k not in m:
+def dissoc(m: Any, k: Any) -> FMap | HMap:
+    """(dissoc m k) for any map (a map without k is returned as it is)."""
+    k = as_key(k)
+    if not contains_key(m, k):
         return m
+    if type(m) is dict:
+        m = pmap(m)
     if type(m) is FMap:
         n = FMap(m)
         dict.__delitem__(n, k)
@@ -283,8 +315,39 @@ def dissoc(m: FMap | HMap, k: Any) -> FMap | HMap:
     return n2
 
 
-def map_items(m: FMap | HMap) -> Iterator[tuple[Any, Any]]:
-    return iter(m.items())
+def map_items(m: Any) -> Iterable[tuple[Any, Any]]:
+    """The (key, value) entries of any map, keys as PTC sees them."""
+    if type(m) is dict:
+        return [(host_key(k), v) for k, v in m.items()]
+    return m.items()
+
+
+def map_keys(m: Any) -> Iterable[Any]:
+    if type(m) is dict:
+        return [host_key(k) for k in m]
+    return m.keys()
+
+
+def map_get(m: Any, k: Any, default: Any = None) -> Any:
+    """m's value at PTC key k (k already passed through as_key when it is a collection)."""
+    if type(m) is dict:
+        hk = host_probe(k)
+        if hk is _CONVERT:
+            return pmap(m).get(k, default)
+        return m.get(hk, default)
+    return m.get(k, default)
+
+
+def pmap(m: Any) -> FMap | HMap:
+    """A PTC map with the entries of map m: a host dict is converted one level deep (its keys
+    read as keywords, its values left as they are), anything else is returned as it is."""
+    if type(m) is not dict:
+        return m  # type: ignore[no-any-return]
+    if len(m) > 4096:
+        from .context import check_size
+
+        check_size(len(m), "map")
+    return map_of({host_key(k): v for k, v in m.items()})
 
 
 class FSet(frozenset):
@@ -293,8 +356,8 @@ class FSet(frozenset):
     __slots__ = ()
 
     def __call__(self, k: Any, default: Any = None) -> Any:
-        if type(k) in _WALKED:
-            guard_key(k)
+        if type(k) not in _PLAIN_KEY_TYPES:
+            k = as_key(k)
         return k if k in self else default
 
     def __repr__(self) -> str:
@@ -321,8 +384,8 @@ class HSet:
         return len(self._m)
 
     def __hash__(self) -> int:
-        guard_key(self)
-        return hash(frozenset(self._m.keys()))
+        key = as_key(self)
+        return hash(frozenset(self._m.keys())) if key is self else hash(key)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, (HSet, FSet, frozenset)):
@@ -330,6 +393,8 @@ class HSet:
         return NotImplemented
 
     def __call__(self, k: Any, default: Any = None) -> Any:
+        if type(k) not in _PLAIN_KEY_TYPES:
+            k = as_key(k)
         return k if k in self._m else default
 
     def __repr__(self) -> str:
@@ -339,38 +404,43 @@ class HSet:
 
 
 EMPTY_SET = FSet()
-SET_TYPES = (FSet, HSet)
+PTC_SET_TYPES = (FSet, HSet)
+SET_TYPES = (FSet, HSet, set, frozenset)  # set, frozenset: host data
 
 
 _SCALAR_KEYS = frozenset({str, int, float, bool, type(None)})
 _PLAIN_KEY_TYPES = frozenset({str, int, float, bool, type(None), Keyword})
 
 
-def guard_key(k: Any) -> Any:
-    """Refuse to hash a collection whose tree is huge (e.g. a vector that contains itself
-    shared twice at every level, `[m m]` 60 times deep: 2^60 leaves). Hashing runs in C
-    and cannot be interrupted, so the size is bounded first, by a walk that visits each
-    distinct node once. Scalars pass at once."""
+def as_key(k: Any) -> Any:
+    """k as it may be hashed (a map key, a set member): PTC collections as they are, host data
+    inside them converted to PTC collections, so that equal values hash alike whatever their
+    origin. The tree is bounded first: a vector holding the same vector twice at every level,
+    60 levels deep, has 2^60 leaves, and hashing runs in C where no limit can stop it; the walk
+    visits each distinct node once. Scalars pass at once."""
     t = type(k)
     if t in _SCALAR_KEYS or t is Keyword:
         return k
-    if t in _WALKED:
-        from .context import CURRENT, limit_error
+    if t in _KEYED_COLLS:
+        from .context import CURRENT, tick
 
-        bound = CURRENT.limits.max_collection
-        sizes: dict[int, int] = {}
-        if _tree_size(k, sizes, bound, CURRENT.limits.max_key_depth) > bound:
-            raise limit_error("max_collection", bound, "a collection too large to use as a key or set member")
-    return k
+        size, key = _canon(k, {}, CURRENT.limits.max_collection, CURRENT.limits.max_key_depth)
+        if size > 64 or key is not k:  # a big walk or a conversion: charge it (steps, deadline)
+            tick(size)
+        return key
+    if t is Symbol or t is Regex or (callable(k) and t not in _HOST_TYPES):
+        return k
+    raise foreign_error(k)
 
 
-def _tree_size(x: Any, sizes: dict[int, int], bound: int, depth_left: int) -> int:
-    """Leaves and nodes of x's tree (shared parts counted each time), walking each distinct
-    node once; refuses nesting deeper than depth_left (hashing recurses in C)."""
+def _canon(x: Any, memo: dict[int, tuple[int, Any]], bound: int, depth_left: int) -> tuple[int, Any]:
+    """(size, canonical x): size counts the leaves and nodes of x's tree, shared parts each
+    time they occur; each distinct node is walked once (memo) and nesting deeper than
+    depth_left is refused (hashing recurses in C)."""
     t = type(x)
-    if t not in _WALKED:
-        return 1
-    known = sizes.get(id(x))
+    if t not in _KEYED_COLLS:
+        return 1, as_key(x)
+    known = memo.get(id(x))
     if known is not None:
         return known
     if depth_left <= 0:
@@ -379,36 +449,70 @@ def _tree_size(x: Any, sizes: dict[int, int], bound: int, depth_left: int) -> in
         raise limit_error("max_key_depth", CURRENT.limits.max_key_depth,
                           "a collection nested too deeply to use as a key or set member")
     total = 1
-    children = x.items() if t in MAP_TYPES else x
-    for c in children:
-        if t in MAP_TYPES:
-            total += _tree_size(c[0], sizes, bound, depth_left - 1) + _tree_size(c[1], sizes, bound, depth_left - 1)
+    changed = t in _HOST_TYPES or t is LazySeq
+    out: list[Any] = []
+    if t in MAP_TYPES:
+        for k, v in (map_items(x) if t is dict else x.items()):
+            sk, ck = _canon(k, memo, bound, depth_left - 1)
+            sv, cv = _canon(v, memo, bound, depth_left - 1)
+            total += sk + sv
+            if total > bound:
+                _too_big(bound)
+            changed = changed or ck is not k or cv is not v
+            out.append((ck, cv))
+        canon = map_of(dict(out)) if changed else x
+    else:
+        for item in (x.realize() if t is LazySeq else x):
+            size, c = _canon(item, memo, bound, depth_left - 1)
+            total += size
+            if total > bound:
+                _too_big(bound)
+            changed = changed or c is not item
+            out.append(c)
+        if not changed:
+            canon = x
+        elif t in SET_TYPES:
+            canon = _set_of(set(out))
+        elif t is PList or t is LazySeq:
+            canon = PList(out)
         else:
-            total += _tree_size(c, sizes, bound, depth_left - 1)
-        if total > bound:
-            break
-    sizes[id(x)] = total
-    return total
+            canon = pvector(out)
+    memo[id(x)] = (total, canon)
+    return total, canon
 
 
-def make_set(items: Iterable[Any]) -> FSet | HSet:
-    if not isinstance(items, (set, frozenset)):
-        items = items if isinstance(items, (list, tuple)) else list(items)
-        if not set(map(type, items)) <= _PLAIN_KEY_TYPES:  # collections inside: bound them first
-            for i in items:
-                guard_key(i)
-        if len(items) > 4096:
-            from .context import check_deadline
+def _too_big(bound: int) -> None:
+    from .context import limit_error
 
-            check_deadline()
-    s = items if isinstance(items, (set, frozenset)) else set(items)
+    raise limit_error("max_collection", bound, "a collection too large to use as a key or set member")
+
+
+def _set_of(s: set[Any] | frozenset[Any]) -> FSet | HSet:
     if len(s) <= SMALL:
         return FSet(s)
     return HSet(immutables.Map(dict.fromkeys(s, True)))
 
 
-def set_conj(s: FSet | HSet, x: Any) -> FSet | HSet:
-    guard_key(x)
+def make_set(items: Iterable[Any]) -> FSet | HSet:
+    """A PTC set of these items (collections among them pass through as_key)."""
+    items = items if type(items) in (list, tuple, set, frozenset) else list(items)
+    if not set(map(type, items)) <= _PLAIN_KEY_TYPES:  # collections inside: bound and convert them
+        items = [as_key(i) for i in items]
+    if len(items) > 4096:
+        from .context import check_deadline
+
+        check_deadline()
+    return _set_of(items if type(items) in (set, frozenset) else set(items))
+
+
+def pset(s: Any) -> FSet | HSet:
+    """A PTC set with the members of set s (a host set is converted; PTC sets returned as they are)."""
+    return make_set(s) if type(s) in (set, frozenset) else s
+
+
+def set_conj(s: Any, x: Any) -> FSet | HSet:
+    x = as_key(x)
+    s = pset(s)
     if x in s:
         return s
     if type(s) is FSet:
@@ -418,8 +522,9 @@ def set_conj(s: FSet | HSet, x: Any) -> FSet | HSet:
     return HSet(s._m.set(x, True))  # type: ignore[union-attr]
 
 
-def set_disj(s: FSet | HSet, x: Any) -> FSet | HSet:
-    guard_key(x)
+def set_disj(s: Any, x: Any) -> FSet | HSet:
+    x = as_key(x)
+    s = pset(s)
     if x not in s:
         return s
     if type(s) is FSet:
@@ -430,11 +535,17 @@ def set_disj(s: FSet | HSet, x: Any) -> FSet | HSet:
     return HSet(m)
 
 
-VECTOR_TYPES = (PVector, MapEntry)
+PTC_VECTOR_TYPES = (PVector, MapEntry)
+VECTOR_TYPES = (PVector, MapEntry, list, tuple)  # list, tuple: host data
 
 
 def vec(items: Iterable[Any]) -> Any:
     return pvector(items)
+
+
+def pvec(x: Any) -> Any:
+    """A persistent vector with the items of vector x (host lists and map entries copied)."""
+    return x if type(x) is PVector else pvector(x)
 
 
 class LazySeq:
@@ -501,8 +612,9 @@ class LazySeq:
 
 
 SEQ_TYPES = (PList, LazySeq)
-_WALKED = frozenset({PList, PVector, MapEntry, FMap, HMap, FSet, HSet})
-SEQUENTIAL_TYPES = (PList, PVector, MapEntry, LazySeq)
+SEQUENTIAL_TYPES = (PList, PVector, MapEntry, LazySeq, list, tuple)
+_HOST_TYPES = frozenset({dict, list, tuple, set, frozenset})
+_KEYED_COLLS = frozenset({PList, PVector, MapEntry, FMap, HMap, FSet, HSet, LazySeq}) | _HOST_TYPES
 
 
 class Regex:
@@ -541,13 +653,17 @@ def truthy(x: Any) -> bool:
 
 
 def is_fn(x: Any) -> bool:
-    return callable(x) or isinstance(x, (PVector, MapEntry))
+    t = type(x)
+    return t in VECTOR_TYPES or t is dict or t is set or t is frozenset or (callable(x) and not isinstance(x, type))
 
 
 def as_fn(f: Any, who: str = "fn") -> Callable[..., Any]:
     """Turn any PTC invokable (fn, keyword, map, set, vector) into a Python callable."""
-    if type(f) in VECTOR_TYPES:
+    t = type(f)
+    if t in VECTOR_TYPES:
         return lambda i: nth(f, i)
+    if t is dict or t is set or t is frozenset:
+        return lambda k, *default: lookup(f, k, *default)
     if callable(f) and not isinstance(f, type):
         return f
     raise runtime_error(f"{who}: expected a function, got {type_name(f)} {short(f)}")
@@ -557,26 +673,21 @@ def as_fn(f: Any, who: str = "fn") -> Callable[..., Any]:
 
 
 def lookup(m: Any, k: Any, default: Any = None) -> Any:
-    """`get` semantics, plus: a keyword finds the same-named string key (JSON data)."""
-    if type(k) in _WALKED:
-        guard_key(k)
+    """`get`: the value at key k of a map (index of a vector or string, member of a set)."""
     t = type(m)
+    if t is dict:
+        if type(k) is Keyword:
+            return m.get(k.hk, default)
+        return map_get(m, as_key(k), default)
+    if type(k) not in _PLAIN_KEY_TYPES:
+        k = as_key(k)
     if t is FMap or t is HMap:
-        v = m.get(k, _MISSING)
-        if v is _MISSING:
-            if type(k) is Keyword:
-                return m.get(k.name, default)
-            return default
-        return v
+        return m.get(k, default)
     if m is None:
         return default
     if t in SET_TYPES:
         return k if k in m else default
-    if t in VECTOR_TYPES:
-        if type(k) is int and 0 <= k < len(m):
-            return m[k]
-        return default
-    if t is str:
+    if t in VECTOR_TYPES or t is str:
         if type(k) is int and 0 <= k < len(m):
             return m[k]
         return default
@@ -587,11 +698,13 @@ _MISSING = object()
 
 
 def contains_key(m: Any, k: Any) -> bool:
-    if type(k) in _WALKED:
-        guard_key(k)
+    if type(k) not in _PLAIN_KEY_TYPES:
+        k = as_key(k)
     t = type(m)
     if t is FMap or t is HMap:
-        return k in m or (type(k) is Keyword and k.name in m)
+        return k in m
+    if t is dict:
+        return map_get(m, k, _MISSING) is not _MISSING
     if t in SET_TYPES:
         return k in m
     if t in VECTOR_TYPES or t is str:
@@ -628,7 +741,7 @@ def nth(coll: Any, i: Any, *default: Any) -> Any:
 def count(x: Any) -> int:
     if x is None:
         return 0
-    if isinstance(x, (str, tuple, FMap, HMap, FSet, HSet, PVector, LazySeq)):
+    if type(x) in _COUNTED:
         return len(x)
     raise runtime_error(f"count: not supported on {type_name(x)}")
 
@@ -660,8 +773,13 @@ def equals(a: Any, b: Any) -> bool:
         if len(a) != len(b):
             return False
         _charge_walk()
-        for k, v in a.items():
-            w = b.get(k, _MISSING)
+        if ta is dict and tb is dict:  # both host data: their keys read alike
+            items: Iterable[tuple[Any, Any]] = a.items()
+            get = b.get
+        else:
+            items, get = map_items(a), functools.partial(map_get, b)
+        for k, v in items:
+            w = get(k, _MISSING)
             if w is _MISSING or not equals(v, w):
                 return False
         return True
@@ -672,11 +790,16 @@ def equals(a: Any, b: Any) -> bool:
             from .context import check_deadline
 
             check_deadline()
+        a, b = pset(a), pset(b)
         return all(x in b for x in a)
+    if ta not in _KNOWN and not callable(a):
+        raise foreign_error(a)
+    if tb not in _KNOWN and not callable(b):
+        raise foreign_error(b)
     return bool(a == b) if ta is tb else False
 
 
-_SEQ_EQ = (PList, PVector, MapEntry, LazySeq)
+_SEQ_EQ = (PList, PVector, MapEntry, LazySeq, list, tuple)
 _walk = [0]
 
 
@@ -705,7 +828,7 @@ def type_name(x: Any) -> str:
         return name
     if callable(x):
         return "function"
-    return t.__name__
+    return f"Python {t.__name__}"
 
 
 _TYPE_NAMES: dict[type, str] = {
@@ -724,7 +847,14 @@ _TYPE_NAMES: dict[type, str] = {
     FSet: "set",
     HSet: "set",
     Regex: "regex",
+    dict: "map",
+    list: "vector",
+    tuple: "vector",
+    set: "set",
+    frozenset: "set",
 }
+_KNOWN = frozenset(_TYPE_NAMES) | {type(None)}
+_COUNTED = frozenset({str, PList, MapEntry, PVector, LazySeq, FMap, HMap, FSet, HSet}) | _HOST_TYPES
 
 
 def short(x: Any, limit: int = 40) -> str:
@@ -738,23 +868,13 @@ def short(x: Any, limit: int = 40) -> str:
 
 
 def from_python(x: Any, where: str = "value") -> Any:
-    """Convert host data (JSON-like Python) into PTC values; anything else is refused."""
-    if x is None or x is True or x is False:
-        return x
+    """Host data as a PTC value, without walking or copying it: JSON-like containers are used
+    as they are (read-only views, see host_key). Only the top level is checked here; a value
+    deeper inside that is not JSON-like is refused where a program first uses it."""
     t = type(x)
-    if t is int or t is str:
+    if t in _ENTERS:
         return x
-    if t is float:
-        return x
-    if t in _PTC_TYPES:
-        return x
-    if isinstance(x, dict):
-        return make_map((_key_from_python(k, where), from_python(v, where)) for k, v in x.items())
-    if isinstance(x, (list, tuple)):
-        return pvector([from_python(v, where) for v in x])
-    if isinstance(x, (set, frozenset)):
-        return make_set(from_python(v, where) for v in x)
-    if isinstance(x, bool):
+    if isinstance(x, bool):  # subclasses of the JSON types (enums, OrderedDict...): their plain value
         return bool(x)
     if isinstance(x, int):
         return int(x)
@@ -762,22 +882,76 @@ def from_python(x: Any, where: str = "value") -> Any:
         return float(x)
     if isinstance(x, str):
         return str(x)
-    if hasattr(x, "model_dump"):  # pydantic models become maps
-        return from_python(x.model_dump(mode="json"), where)
+    if isinstance(x, dict):
+        return dict(x)
+    if isinstance(x, (list, tuple)):
+        return list(x)
+    if isinstance(x, (set, frozenset)):
+        return frozenset(x)
+    if hasattr(x, "model_dump") and not isinstance(x, type):  # pydantic models become maps
+        return x.model_dump(mode="json")
     raise PTCError(
         "tool" if where.startswith("tool") else "runtime",
         f"{where}: cannot convert a Python {t.__name__} into a PTC value",
-        hint="tools and data must use JSON-like values: dict, list, str, int, float, bool, None",
+        hint=_JSON_HINT,
     )
 
 
-def _key_from_python(k: Any, where: str) -> Any:
-    if isinstance(k, (str, int, float, bool, Keyword)) or k is None:
-        return k
-    return from_python(k, where)
-
-
+_JSON_HINT = "tools and data must use JSON-like values: dict, list, str, int, float, bool, None"
 _PTC_TYPES = frozenset({Keyword, Symbol, PList, MapEntry, PVector, FMap, HMap, FSet, HSet, LazySeq, Regex})
+_ENTERS = _PTC_TYPES | _HOST_TYPES | _SCALAR_KEYS
+
+
+def foreign_error(x: Any) -> PTCError:
+    """The error for a host value that is not JSON-like, met inside data or a tool result."""
+    return PTCError("runtime", f"cannot use a Python {type(x).__name__} as a PTC value "
+                    "(it is inside the data or a tool result)", hint=_JSON_HINT)
+
+
+_HOST_KEYS: dict[str, Any] = {}
+_HOST_KEYS_MAX = 100_000
+
+
+def host_key(k: Any) -> Any:
+    """The PTC key that host dict key k is: a string that is a keyword name is that keyword
+    (`"amount"` -> `:amount`, as `(json/parse-string s true)` reads JSON), any other string
+    stays a string (`"unit price"`), numbers, booleans and nil are themselves."""
+    if type(k) is str:
+        key = _HOST_KEYS.get(k)
+        if key is None:
+            key = Keyword(k) if is_keyword_name(k) else k
+            if len(_HOST_KEYS) >= _HOST_KEYS_MAX:
+                _HOST_KEYS.clear()
+            _HOST_KEYS[k] = key
+        return key
+    t = type(k)
+    if t is int or t is bool or k is None or t is Keyword:
+        return k
+    if t is float:
+        if k != k:
+            raise PTCError("runtime", "NaN cannot be a map key (it is inside the data or a tool result)",
+                           hint=_JSON_HINT)
+        return k
+    if t is tuple or t is frozenset:
+        return as_key(k)
+    raise foreign_error(k)
+
+
+_CONVERT = object()
+
+
+def host_probe(k: Any) -> Any:
+    """The host dict key that PTC key k reads: a keyword its name (NO_HOST_KEY if JSON could
+    not spell it), a string that is a keyword name NO_HOST_KEY (the host key "amount" is :amount,
+    so `(get row "amount")` is nil, as in Clojure), a scalar itself; _CONVERT for a collection."""
+    t = type(k)
+    if t is Keyword:
+        return k.hk
+    if t is str:
+        return NO_HOST_KEY if type(host_key(k)) is Keyword else k
+    if t is int or t is float or t is bool or k is None:
+        return k
+    return _CONVERT
 
 
 def to_python(v: Any) -> Any:
@@ -789,7 +963,13 @@ def to_python(v: Any) -> Any:
     from .context import CURRENT
 
     budget = [2 * CURRENT.limits.max_collection]
-    return _to_python(v, budget)
+    try:
+        return _to_python(v, budget)
+    except RecursionError:
+        from .context import limit_error
+
+        raise limit_error("max_depth", CURRENT.limits.max_depth,
+                          "a value nested too deeply to convert (or data that contains itself)") from None
 
 
 def _spend(budget: list[int], n: int) -> None:
@@ -817,10 +997,14 @@ def _to_python(v: Any, budget: list[int]) -> Any:
         return v.name
     if t is Symbol:
         return v.name
-    if t in MAP_TYPES:
+    if t is dict:  # host data: string keys go back as they came
+        _spend(budget, len(v))
+        return {(k if type(k) is str else _key_to_python(host_key(k))): _to_python(x, budget)
+                for k, x in v.items()}
+    if t is FMap or t is HMap:
         _spend(budget, len(v))
         return {_key_to_python(k): _to_python(x, budget) for k, x in v.items()}
-    if t in SET_TYPES or t in (PList, PVector, MapEntry):
+    if t in SET_TYPES or t in _LISTED:
         _spend(budget, len(v))
         return [_to_python(x, budget) for x in v]
     if t is LazySeq:
@@ -831,7 +1015,10 @@ def _to_python(v: Any, budget: list[int]) -> Any:
         from .printer import pr_str
 
         return pr_str(v)
-    return v
+    raise foreign_error(v)
+
+
+_LISTED = frozenset({PList, PVector, MapEntry, list, tuple})
 
 
 def _key_to_python(k: Any) -> Any:
@@ -850,11 +1037,13 @@ def isnan(x: Any) -> bool:
 
 __all__ = [
     "Keyword", "keyword", "Symbol", "PList", "EMPTY_LIST", "MapEntry", "PVector", "EMPTY_VECTOR",
-    "FMap", "HMap", "EMPTY_MAP", "MAP_TYPES", "make_map", "assoc", "dissoc", "FSet", "HSet",
-    "EMPTY_SET", "SET_TYPES", "make_set", "set_conj", "set_disj", "VECTOR_TYPES", "vec", "LazySeq",
-    "SEQ_TYPES", "SEQUENTIAL_TYPES", "Regex", "Fn", "truthy", "is_fn", "as_fn", "lookup",
+    "FMap", "HMap", "EMPTY_MAP", "MAP_TYPES", "PTC_MAP_TYPES", "make_map", "map_of", "assoc", "dissoc",
+    "map_items", "map_keys", "map_get", "pmap", "FSet", "HSet", "EMPTY_SET", "SET_TYPES", "PTC_SET_TYPES",
+    "make_set", "pset", "set_conj", "set_disj", "VECTOR_TYPES", "PTC_VECTOR_TYPES", "vec", "pvec",
+    "LazySeq", "SEQ_TYPES", "SEQUENTIAL_TYPES", "Regex", "Fn", "truthy", "is_fn", "as_fn", "lookup",
     "contains_key", "nth", "count", "equals", "is_number", "type_name", "short", "from_python",
-    "to_python", "pvector", "iter_seq", "is_lazy", "seq_result",
+    "to_python", "pvector", "iter_seq", "is_lazy", "seq_result", "as_key", "host_key", "host_probe",
+    "is_keyword_name", "foreign_error", "NO_HOST_KEY",
 ]
 
 
@@ -864,13 +1053,15 @@ __all__ = [
 def iter_seq(x: Any, who: str = "seq") -> Iterable[Any]:
     """Iterate anything seqable: nil is empty, maps yield [k v] entries, strings chars."""
     t = type(x)
-    if t is PList or t is PVector or t is MapEntry or t is LazySeq or t is str:
+    if t is PList or t is PVector or t is list or t is MapEntry or t is LazySeq or t is str or t is tuple:
         return x
     if x is None:
         return ()
     if t is FMap or t is HMap:
         return (MapEntry(kv) for kv in x.items())
-    if t is FSet or t is HSet:
+    if t is dict:
+        return (MapEntry((host_key(k), v)) for k, v in x.items())
+    if t in SET_TYPES:
         return x
     raise runtime_error(f"{who}: don't know how to create a sequence from {type_name(x)} {short(x)}")
 

@@ -110,6 +110,30 @@ def _hints(ann: Any) -> dict[str, Any]:
         return {k: (Any if isinstance(t, str) else t) for k, t in getattr(ann, "__annotations__", {}).items()}
 
 
+_JSON_SCALARS = frozenset({str, int, float, bool, _NoneType, None})
+_JSON_CONTAINERS = frozenset({list, dict, tuple, set, frozenset})
+
+
+def is_json_data(ann: Any, depth: int = 0) -> bool:
+    """Whether every value of this annotation is JSON-like data as it is (no model, dataclass,
+    enum, date... that would need converting). `Any` counts as JSON-like: such results enter
+    programs without being walked, and a value inside them that is not JSON-like is refused
+    where a program first uses it."""
+    ann = strip_annotated(ann)
+    if ann is Any or ann in _JSON_SCALARS:
+        return True
+    if depth > 8:
+        return False
+    if _is_typeddict(ann):
+        return all(is_json_data(t, depth + 1) for t in _hints(ann).values())
+    origin = typing.get_origin(ann)
+    if origin is typing.Literal:
+        return all(type(a) in _JSON_SCALARS for a in typing.get_args(ann))
+    if _is_union(origin) or origin in _JSON_CONTAINERS:
+        return all(a is Ellipsis or is_json_data(a, depth + 1) for a in typing.get_args(ann))
+    return ann in _JSON_CONTAINERS
+
+
 def contains_record(ann: Any, depth: int = 0) -> bool:
     if depth > 8:
         return False

@@ -24,18 +24,11 @@ def to_ptc(x: Any) -> Any:
         return x
 
 
-def _args_ptc(args: Any) -> Any:
-    """Arguments for display: a plain dict's string keys become keywords (`{:limit 5}`)."""
-    if isinstance(args, dict) and type(args) not in v.MAP_TYPES:
-        args = {v.Keyword(k) if isinstance(k, str) else k: val for k, val in args.items()}
-    return to_ptc(args)
-
-
 def format_args(args: Any, limit: int = ARGS_CHARS) -> str:
     """`{:category "Electronics"}` for a map, `"a" 10` for positional args, `` for none."""
     from ptc.interpreter.printer import pr_str
 
-    a = _args_ptc(args)
+    a = to_ptc(args)  # a plain dict shows its JSON keys as keywords (`{:limit 5}`)
     if a is None or (type(a) in v.MAP_TYPES and len(a) == 0):
         return ""
     if type(a) in v.SEQUENTIAL_TYPES:

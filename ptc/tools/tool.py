@@ -21,10 +21,14 @@ How program arguments reach the function:
   nested data), what was expected and what came; the hint shows the call form.
 - Parameters the program left out are not passed, so the function's defaults apply.
 
-Results come back as JSON-like Python: pydantic models (model_dump(mode="json")),
-dataclasses, enums, dates, UUIDs, Decimals, tuples, sets and generators (realized within
-the collection limit) are converted. An async tool's `invoke` returns a coroutine, which
-`ptc.run` awaits (in a worker thread when an event loop is already running).
+Results come back as JSON-like Python. A result whose return annotation names types that
+are not JSON-like (pydantic models, dataclasses, enums, dates, UUIDs, Decimals...) is
+converted (model_dump(mode="json") and so on; generators are realized within the collection
+limit). A result annotated as JSON-like data (`list[dict]`, `dict[str, Any]`, `str`...) or
+not annotated is returned as it is, so the program reads it without a copy; a value inside
+it that is not JSON-like is refused where the program first uses it. An async tool's
+`invoke` returns a coroutine, which `ptc.run` awaits (in a worker thread when an event loop
+is already running).
 """
 
 from __future__ import annotations
@@ -109,6 +113,7 @@ class Tool:
         set_("summarizer", summarize)
         set_("is_async", _is_async(fn))
         set_("returns", _return_annotation(fn, sig, localns))
+        set_("_convert_result", not sc.is_json_data(self.returns))
         params = sc.build_params(fn, sig, param_docs(doc), localns)
         set_("params", params)
         set_("_by_name", {p.name: p for p in params if p.kind not in (_P.VAR_POSITIONAL, _P.VAR_KEYWORD)})
@@ -187,15 +192,16 @@ class Tool:
         classic JSON tool calling can use the same entry point.
 
         Validates the arguments (raising PTCError kind "tool" that names the parameter,
-        what was expected and what came) and returns the result as plain Python: pydantic
-        models, dataclasses, enums, dates... are converted to JSON-like data. For an async
-        function the result is a coroutine (ptc.run awaits it; see `ainvoke`).
+        what was expected and what came) and returns the result as plain Python: when the
+        return annotation names pydantic models, dataclasses, enums, dates... they are
+        converted to JSON-like data; JSON-like results are returned as they are (no copy).
+        For an async function the result is a coroutine (ptc.run awaits it; see `ainvoke`).
         """
         pos, kw = self._bind_call(args)
         result = self.fn(*pos, **kw)
         if inspect.isawaitable(result):
-            return _finish(result)
-        return plain(result)
+            return _finish(result, f"tool/{self.name} result", self._convert_result)
+        return json_result(result, f"tool/{self.name} result", self._convert_result)
 
     async def ainvoke(self, args: Any = None) -> Any:
         """`invoke` for async code: awaits the tool when it is async."""
@@ -526,14 +532,54 @@ def _is_async(fn: Any) -> bool:
     return call is not None and not inspect.isroutine(fn) and inspect.iscoroutinefunction(call)
 
 
-async def _finish(awaitable: Any) -> Any:
-    return plain(await awaitable)
+async def _finish(awaitable: Any, where: str, convert: bool) -> Any:
+    return json_result(await awaitable, where, convert)
 
 
 # -- results --------------------------------------------------------------------------------
 
 _PTC_TYPES = (v.Keyword, v.Symbol, v.PList, v.MapEntry, v.PVector, v.FMap, v.HMap, v.FSet, v.HSet,
               v.LazySeq, v.Regex)
+_AS_IS = frozenset({str, int, float, bool, type(None), *_PTC_TYPES})
+_SAMPLE = 64  # values of a map looked at by looks_plain
+
+
+class Unconvertible(Exception):
+    """A value `plain` cannot turn into JSON-like data."""
+
+    def __init__(self, value: Any) -> None:
+        super().__init__(type(value).__name__)
+        self.value = value
+
+
+def json_result(x: Any, where: str, convert: bool = False) -> Any:
+    """A tool result as JSON-like data. One that is most likely JSON-like already is returned
+    as it is (programs read it without a copy); one that visibly is not (see looks_plain),
+    or any when `convert`, is converted with `plain`. What cannot be converted is a tool error."""
+    try:
+        return plain(x) if convert or not looks_plain(x) else x
+    except Unconvertible as e:
+        raise PTCError("tool", f"{where}: cannot convert a Python {type(e.value).__name__} into a PTC value",
+                       hint="tools must return JSON-like values: dict, list, str, int, float, bool, None "
+                            "(or pydantic models, dataclasses, enums, dates)") from None
+
+
+def looks_plain(x: Any, depth: int = 0) -> bool:
+    """Whether x needs no conversion, judged from a sample: the first and last item of each
+    list and up to 64 values of each map, along the first path down (rows of one shape are
+    the common case, so a Decimal or date column shows in the first row). A value the sample
+    misses is refused with a clear error where a program first uses it."""
+    t = type(x)
+    if t in _AS_IS:
+        return True
+    if depth > 8:
+        return True
+    if t is list or t is tuple:
+        return not x or (looks_plain(x[0], depth + 1) and looks_plain(x[-1], depth + 1))
+    if t is dict:
+        return all(type(k) in _AS_IS and looks_plain(val, depth + 1)
+                   for k, val in itertools.islice(x.items(), _SAMPLE))
+    return False
 
 
 def plain(x: Any, depth: int = 0) -> Any:
@@ -575,8 +621,8 @@ def plain(x: Any, depth: int = 0) -> Any:
         from pydantic_core import to_jsonable_python
 
         return to_jsonable_python(x)
-    except Exception:  # noqa: BLE001 - from_python then refuses it with a clear message
-        return x
+    except Exception:  # noqa: BLE001 - not convertible: the caller says which tool
+        raise Unconvertible(x) from None
 
 
 def _plain_key(k: Any) -> Any:

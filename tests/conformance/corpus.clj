@@ -583,7 +583,6 @@
 (get nil :a)
 (get {:a nil} :a :default)
 (get {"a" 1} "a")
-;; deviation: a keyword also finds the same-named string key (JSON data) => 1
 (get {"a" 1} :a)
 (get {1 :one} 1)
 ;; deviation: map keys and set members hash like Python: 1, 1.0 and true collide; vectors and lists differ => :one

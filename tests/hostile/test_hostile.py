@@ -95,6 +95,56 @@ def deep_data() -> dict[str, Any]:
     return {"x": x}
 
 
+# -- host data the program sees through read-only views (no copy at entry) -----------------
+
+
+class _Sneaky:
+    """A host object with tempting attributes: no program may reach any of them."""
+
+    secret = "s3cret"
+
+    def __str__(self) -> str:
+        return "sneaky"
+
+    def keys(self) -> list[str]:
+        return ["secret"]
+
+
+def cyclic_map() -> dict[str, Any]:
+    m: dict[str, Any] = {"id": 1}
+    m["self"] = m
+    return {"m": m}
+
+
+def cyclic_list() -> dict[str, Any]:
+    a: list[Any] = [1]
+    a.append(a)
+    return {"xs": a}
+
+
+def shared_dag() -> dict[str, Any]:
+    x: list[Any] = []
+    for _ in range(60):
+        x = [x, x]  # 2^60 leaves, 60 distinct lists
+    return {"x": x}
+
+
+def million_rows() -> dict[str, Any]:
+    return {"rows": [{"id": i, "v": i % 7} for i in range(1_000_000)]}
+
+
+def foreign_inside() -> dict[str, Any]:
+    return {"rows": [{"id": 1, "obj": _Sneaky()}]}
+
+
+def nan_key() -> dict[str, Any]:
+    return {"m": {float("nan"): 1}}
+
+
+def object_key() -> dict[str, Any]:
+    return {"m": {_Sneaky(): 1}}
+
+
 # -- the table ----------------------------------------------------------------------------
 
 
@@ -260,7 +310,7 @@ CASES: list[H] = [
     H("tool-returns-object", "(tool/f)", "tool", tools={"f": t_object}),
     H("tool-returns-nested-object", "(tool/f)", "tool", tools={"f": t_nested_object}),
     H("tool-returns-function", "(tool/f)", "tool", tools={"f": t_function}),
-    H("tool-returns-cyclic-list", "(tool/f)", "tool", tools={"f": t_cyclic}),
+    H("tool-returns-cyclic-list", "(tool/f)", ("tool", "limit"), tools={"f": t_cyclic}),  # a view: printing it stops
     H("tool-returns-deep-nesting", "(tool/f)", ("tool", "limit"), tools={"f": t_deep}),
     H("tool-runs-hostile-subprogram", "(tool/sub)", "limit", tools={"sub": t_nested_run}),
     H("data-deep-nesting", "(count (str data/x))", ("runtime", "limit"), data=deep_data),
@@ -371,6 +421,31 @@ CASES: list[H] = [
     H("bulk-set-in-loop", "(let [a (vec (range 999999))] (dotimes [i 10] (set a)))", "limit", msg="timeout", budget=1.0),
     # F-5: one 1M-item set build can run past the deadline
     H("bulk-hash-set-in-loop", "(let [a (vec (range 999999))] (dotimes [i 10] (apply hash-set a)))", "limit", budget=1.0),
+    # --- host data seen through views ------------------------------------------------------
+    H("view-attribute-by-keyword", "(:__class__ data/m)", "value", data=lambda: {"m": {"a": 1}}, value="nil"),
+    H("view-attribute-by-string", '(get data/m "__dict__")', "value", data=lambda: {"m": {"a": 1}}, value="nil"),
+    H("view-interop-method", "(.keys data/m)", "analysis", data=lambda: {"m": {"a": 1}}),
+    H("view-interop-field", "(.-secret (:obj (first data/rows)))", "analysis", data=foreign_inside),
+    H("view-foreign-printed", "(:obj (first data/rows))", "runtime", data=foreign_inside, msg="cannot use a Python"),
+    H("view-foreign-str", "(str (:obj (first data/rows)))", "runtime", data=foreign_inside, msg="_Sneaky"),
+    H("view-foreign-count", "(count (:obj (first data/rows)))", "runtime", data=foreign_inside, msg="_Sneaky"),
+    H("view-foreign-as-key", "#{(:obj (first data/rows))}", "runtime", data=foreign_inside, msg="cannot use a Python"),
+    H("view-foreign-equals", "(= (:obj (first data/rows)) 1)", "safe", data=foreign_inside),
+    H("view-foreign-keys", "(keys data/m)", "runtime", data=object_key, msg="cannot use a Python"),
+    H("view-nan-key", "(keys data/m)", "runtime", data=nan_key, msg="NaN"),
+    H("view-cyclic-map-printed", "data/m", "limit", data=cyclic_map),
+    H("view-cyclic-map-as-key", "(contains? #{data/m} 1)", "limit", data=cyclic_map),
+    H("view-cyclic-map-walked", "(defn depth [m] (if (map? m) (inc (depth (:self m))) 0)) (depth data/m)",
+      "limit", FAST, data=cyclic_map),
+    H("view-cyclic-list-flatten", "(count (flatten data/xs))", "limit", FAST, data=cyclic_list),
+    H("view-cyclic-list-equal", "[(= data/xs (vec data/xs)) (= data/xs [1 [1 [1]]])]", "safe", data=cyclic_list),
+    H("view-shared-dag-as-key", "(frequencies [data/x])", "limit", data=shared_dag),
+    H("view-shared-dag-printed", "data/x", "limit", data=shared_dag),
+    H("view-million-rows-count", "(count data/rows)", "value", data=million_rows, value="1000000"),
+    H("view-million-rows-set", "(count (set data/rows))", ("value", "limit"), data=million_rows),
+    H("view-million-rows-str", "(count (str data/rows))", "limit", data=million_rows),
+    H("view-million-rows-write", "(count (reduce (fn [m r] (assoc m (:id r) r)) {} data/rows))", "value",
+      data=million_rows, value="1000000"),
     H("million-vector-allowed", "(count (vec (range 1000000)))", "value", value="1000000"),
     H("million-and-one-vector", "(count (vec (range 1000001)))", "limit", msg="max_collection"),
     H("million-and-one-into", "(count (into [] (range 1000001)))", "limit", msg="max_collection"),

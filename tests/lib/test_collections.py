@@ -254,13 +254,24 @@ def test_assoc():
 
 def test_assoc_is_exact_on_string_keyed_maps():
     s = make_map([("a", 1)])
-    assert p(c.assoc(s, a, 2)) == '{"a" 1, :a 2}'  # pure write: exact key (Clojure)
+    assert p(c.assoc(s, a, 2)) == '{"a" 1, :a 2}'  # a string key is not a keyword (Clojure)
     assert p(c.assoc(s, b, 2)) == '{"a" 1, :b 2}'
     both = make_map([("a", 1), (a, 5)])
     assert p(c.assoc(both, a, 9)) == '{"a" 1, :a 9}'
     hs = make_map([(str(i), i) for i in range(20)])
     r = c.assoc(hs, K("3"), 99)
     assert r["3"] == 3 and r[K("3")] == 99
+
+
+def test_assoc_on_host_data_reads_json_keys_as_keywords():
+    row = {"a": 1, "unit price": 2}
+    assert p(c.assoc(row, a, 2)) == '{:a 2, "unit price" 2}'
+    assert p(c.assoc(row, "unit price", 3)) == '{:a 1, "unit price" 3}'
+    assert p(c.assoc(row, "a", 3)) == '{:a 1, "unit price" 2, "a" 3}'  # "a" is not :a
+    assert row == {"a": 1, "unit price": 2}
+    big = {str(i): i for i in range(20)}
+    r = c.assoc(big, K("3"), 99)
+    assert type(r) is HMap and r[K("3")] == 99 and len(r) == 20 and big["3"] == 3
 
 
 def test_assoc_big_map_and_immutability():
@@ -279,8 +290,10 @@ def test_assoc_in():
     assert p(c.assoc_in(m(), v(), 1)) == "{nil 1}"
     assert p(c.assoc_in(m(a=v(1, 2)), v(a, 1), 9)) == "{:a [1 9]}"
     s = make_map([("a", make_map([("b", 1)]))])
-    assert p(c.assoc_in(s, v(a, b), 2)) == '{"a" {"b" 1, :b 2}}'
-    assert p(c.assoc_in(s, v(a, K("c")), 2)) == '{"a" {"b" 1, :c 2}}'
+    assert p(c.assoc_in(s, v(a, b), 2)) == '{"a" {"b" 1}, :a {:b 2}}'
+    host = {"a": {"b": 1}}
+    assert p(c.assoc_in(host, v(a, K("c")), 2)) == "{:a {:b 1, :c 2}}"
+    assert host == {"a": {"b": 1}}
     with pytest.raises(PTCError):
         c.assoc_in(m(a=1), v(a, b), 2)
     with pytest.raises(PTCError, match="key path"):
@@ -292,7 +305,9 @@ def test_dissoc():
     assert p(c.dissoc(m(a=1, b=2, c=3), a, cc)) == "{:b 2}"
     assert p(c.dissoc(m(a=1))) == "{:a 1}"
     assert c.dissoc(None, a) is None
-    assert p(c.dissoc(make_map([("a", 1), ("b", 2)]), a)) == '{"b" 2}'
+    assert p(c.dissoc(make_map([("a", 1), ("b", 2)]), a)) == '{"a" 1, "b" 2}'
+    host = {"a": 1, "b": 2}
+    assert p(c.dissoc(host, a)) == "{:b 2}" and c.dissoc(host, cc) is host and host == {"a": 1, "b": 2}
     assert p(c.dissoc(m(a=1), b)) == "{:a 1}"
     big = big_map(20)
     r = c.dissoc(big, 0, 1, 2, 3)
@@ -309,7 +324,8 @@ def test_update():
     assert p(c.update(None, a, lambda x: 0 if x is None else x)) == "{:a 0}"
     assert p(c.update(v(1, 2), 1, inc)) == "[1 3]"
     assert p(c.update(v(1, 2), 2, lambda x: 7)) == "[1 2 7]"
-    assert p(c.update(make_map([("n", 1)]), K("n"), inc)) == '{"n" 2}'
+    host = {"n": 1}
+    assert p(c.update(host, K("n"), inc)) == "{:n 2}" and host == {"n": 1}
     assert p(c.update(m(a=m(b=1)), a, b)) == "{:a 1}"  # keyword as function
     assert p(c.update(m(a=1), a, make_map([(1, "one")]))) == '{:a "one"}'  # map as function
     bm = big_map(30)
@@ -328,8 +344,8 @@ def test_update_in():
     assert p(c.update_in(m(), v(a, K("n")), fnil)) == "{:a {:n 1}}"
     assert p(c.update_in(m(a=1), v(), fnil)) == "{:a 1, nil 1}"
     assert p(c.update_in(m(a=v(m(n=1))), v(a, 0, K("n")), lambda x, y: x * y, 5)) == "{:a [{:n 5}]}"
-    s = make_map([("a", make_map([("b", 1)]))])
-    assert p(c.update_in(s, v(a, b), inc)) == '{"a" {"b" 2}}'
+    host = {"a": {"b": 1}}
+    assert p(c.update_in(host, v(a, b), inc)) == "{:a {:b 2}}" and host == {"a": {"b": 1}}
 
 
 def test_update_vals_keys():
@@ -356,7 +372,10 @@ def test_get():
     assert c.get(v(10, 20), 5, "x") == "x"
     assert c.get(None, a) is None
     assert c.get(make_set([1]), 1) == 1
-    assert c.get(make_map([("name", "Ann")]), K("name")) == "Ann"
+    assert c.get(make_map([("name", "Ann")]), K("name")) is None  # a string key is not a keyword
+    assert c.get({"name": "Ann"}, K("name")) == "Ann"  # host data: JSON keys read as keywords
+    assert c.get({"name": "Ann"}, "name") is None
+    assert c.get({"full name": "Ann"}, "full name") == "Ann"
     assert c.get(5, a) is None
     assert c.get("abc", 1) == "b"
 
@@ -371,8 +390,8 @@ def test_get_in():
     assert c.get_in(None, v(a, b)) is None
     assert c.get_in(m(a=1), v(a, b)) is None
     assert c.get_in(m(a=1), v(a, b), "nf") == "nf"
-    s = make_map([("a", make_map([("b", 2)]))])
-    assert c.get_in(s, v(a, b)) == 2
+    assert c.get_in({"a": {"b": 2}}, v(a, b)) == 2
+    assert c.get_in(make_map([("a", make_map([("b", 2)]))]), v(a, b)) is None
     assert c.get_in(m(a=m(b=1)), L(a, b)) == 1
 
 
@@ -382,13 +401,15 @@ def test_contains_find():
     assert c.contains(v(5, 6), 1) is True
     assert c.contains(v(5, 6), 2) is False
     assert c.contains(None, a) is False
-    assert c.contains(make_map([("a", 1)]), a) is True
+    assert c.contains(make_map([("a", 1)]), a) is False
+    assert c.contains({"a": 1}, a) is True and c.contains({"a": 1}, "a") is False
     assert p(c.find(m(a=1, b=2), b)) == "[:b 2]"
     assert c.find(m(a=1), cc) is None
     assert c.find(None, a) is None
     assert p(c.find(v(1, 2), 0)) == "[0 1]"
     assert c.find(v(1, 2), 5) is None
-    assert p(c.find(make_map([("a", 1)]), a)) == '["a" 1]'
+    assert c.find(make_map([("a", 1)]), a) is None
+    assert p(c.find({"a": 1}, a)) == "[:a 1]"
     assert type(c.find(m(a=1), a)) is MapEntry
     with pytest.raises(PTCError):
         c.find(make_set([1]), 1)
@@ -417,7 +438,8 @@ def test_select_keys():
     assert p(c.select_keys(m(a=1), v(a, K("z")))) == "{:a 1}"
     assert p(c.select_keys(m(a=None), v(a))) == "{:a nil}"
     assert c.select_keys(None, v(a)) == EMPTY_MAP
-    assert p(c.select_keys(make_map([("a", 1), ("b", 2)]), v(a))) == '{"a" 1}'
+    assert p(c.select_keys(make_map([("a", 1), ("b", 2)]), v(a))) == "{}"
+    assert p(c.select_keys({"a": 1, "b": 2}, v(a))) == "{:a 1}"
     assert p(c.select_keys(v(1, 2, 3), v(0, 2, 7))) == "{0 1, 2 3}"
     assert p(c.select_keys(m(a=1), None)) == "{}"
     with pytest.raises(PTCError):

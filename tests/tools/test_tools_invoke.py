@@ -477,9 +477,9 @@ def test_other_python_results() -> None:
         return {"r": range(3), "k": {"a": 1}.keys(), "d": collections.deque([1]), "b": b"hi",
                 (1, 2): "t", dt.date(2024, 1, 1): uuid.UUID(int=1), "s": frozenset({1})}
 
-    assert ptc.pr_str(run("(tool/odd)", odd)) == (
-        '{"r" [0 1 2], "k" ["a"], "d" [1], "b" "hi", [1 2] "t", '
-        '"2024-01-01" "00000000-0000-0000-0000-000000000001", "s" #{1}}')
+    assert ptc.pr_str(run("(tool/odd)", odd)) == (  # JSON keys that are keyword names read as keywords
+        '{:r [0 1 2], :k ["a"], :d [1], :b "hi", [1 2] "t", '
+        ':2024-01-01 "00000000-0000-0000-0000-000000000001", :s #{1}}')
 
 
 def test_async_callable_object() -> None:

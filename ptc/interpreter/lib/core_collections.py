@@ -1,11 +1,9 @@
 """Collections and maps: constructors, conj/assoc/get families, seq access, grouping.
 
-Conventions (see docs/deviations.md):
-- A keyword key on a map that lacks it but has the same-named *string* key refers to that
-  string key (JSON data): get/get-in/find/select-keys/contains? read it. Functions that
-  read a key and write it back act on the key they found: update, update-in, the
-  intermediate levels of assoc-in, and dissoc (so `(get (dissoc m :a) :a)` is nil).
-  A pure write (assoc, the last key of assoc-in) uses the exact key, as in Clojure.
+Conventions:
+- Host data (plain dicts, lists, sets from the caller or a tool) is read where it is; a write
+  (assoc, conj, update, dissoc, into...) builds a PTC collection from it first (`pmap`,
+  `pvec`, `pset`), so the caller's objects never change.
 - `rest`/`next`/`seq` of a large vector or list is an O(1) view (a LazySeq reading the
   original), so `(loop [xs v] ... (recur (rest xs)))` stays linear.
 """
@@ -36,16 +34,23 @@ from ..values import (
     PList,
     PVector,
     as_fn,
+    as_key,
     contains_key,
     count as _count,
+    host_key,
     iter_seq,
     lookup,
     make_set,
+    map_get,
+    map_items,
+    map_keys,
+    map_of,
     nth as _nth,
+    pmap,
+    pvec,
     pvector,
     set_conj,
     set_disj,
-    guard_key,
     short,
     type_name,
     vec,
@@ -62,9 +67,10 @@ _DIRECT_FNS = frozenset({types.FunctionType, types.BuiltinFunctionType, types.Me
 _VIEW_MIN = 32  # sequences longer than this get O(1) rest/seq views instead of copies
 _BIG = 4096
 
-_MAPS = (FMap, HMap)
-_SETS = (FSet, HSet)
-_VECS = (PVector, MapEntry)
+_MAPS = MAP_TYPES
+_SETS = SET_TYPES
+_VECS = VECTOR_TYPES
+_INDEXED = frozenset(VECTOR_TYPES) | {PList, str}  # realized, indexable, len() known
 
 
 def _desc(x: Any) -> str:
@@ -80,13 +86,6 @@ def _guard(n: int, what: str = "collection") -> None:
 def _big(n: int, what: str = "collection") -> None:
     if n > _BIG:
         context.check_size(n, what)
-
-
-def _mkey(m: Any, k: Any) -> Any:
-    """The key `k` names in map m: a missing keyword falls back to an existing string key."""
-    if type(k) is Keyword and k not in m and k.name in m:
-        return k.name
-    return k
 
 
 # -- O(1) views for rest/seq ----------------------------------------------------------
@@ -154,7 +153,7 @@ def vec_(coll: Any) -> Any:
         return coll
     if coll is None:
         return EMPTY_VECTOR
-    if t is PList or t is MapEntry or t is str or t in _MAPS or t in _SETS:
+    if t in _INDEXED or t in _MAPS or t in _SETS:
         _big(len(coll), "vec")
     return pvector(iter_seq(coll, "vec"))
 
@@ -168,8 +167,7 @@ def _pairs_from_kvs(kvs: tuple[Any, ...], who: str) -> dict[Any, Any]:
     return d
 
 
-def _map_of(d: dict[Any, Any]) -> Any:
-    return FMap(d) if len(d) <= SMALL else HMap(d)
+_map_of = map_of
 
 
 @builtin("hash-map", args="[& kvs]", category="maps",
@@ -217,13 +215,13 @@ def boolean(x: Any) -> bool:
 
 def _map_entries(item: Any, who: str) -> Any:
     t = type(item)
-    if t is MapEntry or (t is PVector and len(item) == 2):
+    if t is MapEntry or (t in _VECS and len(item) == 2):
         return (item,)
-    if t is FMap or t is HMap:
-        return item.items()
+    if t in _MAPS:
+        return map_items(item)
     if item is None:
         return ()
-    if t is PVector:
+    if t in _VECS:
         raise runtime_error(f"{who}: a vector added to a map must be a [key value] pair, got {short(item)}")
     raise runtime_error(f"{who}: can only add maps or [key value] pairs to a map, got {_desc(item)}")
 
@@ -231,10 +229,12 @@ def _map_entries(item: Any, who: str) -> Any:
 def _map_put_all(m: Any, items: Any, who: str, combine: Any = None) -> Any:
     """m with every entry of `items` (maps, [k v] vectors or nil) added; later wins
     (or combine(old, new) when given and the key exists)."""
+    m = pmap(m)
     if type(m) is HMap:  # persistent big map: per-entry set is cheap
         r = m
         for item in items:
             for k, v in _map_entries(item, who):
+                k = as_key(k)
                 if combine is not None:
                     old = r.get(k, _MISSING)
                     if old is not _MISSING:
@@ -246,13 +246,16 @@ def _map_put_all(m: Any, items: Any, who: str, combine: Any = None) -> Any:
     for item in items:
         if combine is None:
             t = type(item)
-            if t is MapEntry or (t is PVector and len(item) == 2):
-                d[item[0]] = item[1]
+            if t is MapEntry or (t in _VECS and len(item) == 2):
+                d[as_key(item[0])] = item[1]
+            elif t is FMap or t is HMap:
+                d.update(item.items())
             else:
-                d.update(_map_entries(item, who))
+                d.update((as_key(k), v) for k, v in _map_entries(item, who))
         else:
             get = d.get
             for k, v in _map_entries(item, who):
+                k = as_key(k)
                 old = get(k, _MISSING)
                 d[k] = v if old is _MISSING else combine(old, v)
     _guard(len(d))
@@ -266,17 +269,20 @@ def _conj1(coll: Any, x: Any) -> Any:
         if n > _BIG and (n & 1023) == 0:
             _guard(n + 1)
         return coll.append(x)
-    if t is FMap or t is HMap:
+    if t is list or t is tuple:
+        _big(len(coll) + 1, "conj")
+        return pvector(coll).append(x)
+    if t in _MAPS:
         tx = type(x)
-        if tx is MapEntry or (tx is PVector and len(x) == 2):
+        if tx is MapEntry or (tx in _VECS and len(x) == 2):
             r = _massoc(coll, x[0], x[1])
-            if t is HMap and (len(r) & 1023) == 0:
+            if type(r) is HMap and (len(r) & 1023) == 0:
                 _guard(len(r))
             return r
         return _map_put_all(coll, (x,), "conj")
-    if t is FSet or t is HSet:
+    if t in _SETS:
         r = set_conj(coll, x)
-        if t is HSet and (len(r) & 1023) == 0:
+        if type(r) is HSet and (len(r) & 1023) == 0:
             _guard(len(r))
         return r
     if t is PList:
@@ -305,9 +311,9 @@ def conj(*args: Any) -> Any:
     if len(args) == 1:
         return coll
     t = type(coll)
-    if t is PVector:
+    if t is PVector or t is list or t is tuple:
         _guard(len(coll) + len(args) - 1)
-        return coll.extend(args[1:])
+        return pvec(coll).extend(args[1:])
     for x in args[1:]:
         coll = _conj1(coll, x)
     return coll
@@ -326,7 +332,7 @@ def cons(x: Any, coll: Any) -> Any:
         if getattr(coll, "_done", False):  # fully realized: no need to nest
             return PList((x,) + coll.realize())
         return LazySeq(itertools.chain((x,), coll))
-    if t is PVector or t is MapEntry or t is str:
+    if t in _INDEXED:
         _big(len(coll) + 1, "cons")
         return PList((x,) + tuple(coll))
     return PList(itertools.chain((x,), iter_seq(coll, "cons")))
@@ -334,20 +340,19 @@ def cons(x: Any, coll: Any) -> Any:
 
 def _into(to: Any, items: Any, who: str = "into") -> Any:
     t = type(to)
-    ti = type(items)
     n = _count_or0(items)  # realized input: refuse oversize results before building them
     if n > _BIG:
         context.check_size(n + _count_or0(to), who)
-    if t is PVector:
+    if t is PVector or t is list or t is tuple:
         if items is None:
             return to
-        r = to.extend(iter_seq(items, who) if ti is not list else items)
+        r = pvec(to).extend(iter_seq(items, who))
         _guard(len(r))
         return r
-    if t is FMap or t is HMap:
-        return _map_put_all(to, iter_seq(items, who) if ti is not list else items, who)
-    if t is FSet or t is HSet:
-        src = list(iter_seq(items, who) if ti is not list else items)
+    if t in _MAPS:
+        return _map_put_all(to, iter_seq(items, who), who)
+    if t in _SETS:
+        src = list(iter_seq(items, who))
         if t is HSet:
             if len(src) < 256:
                 r = to
@@ -355,12 +360,12 @@ def _into(to: Any, items: Any, who: str = "into") -> Any:
                     r = set_conj(r, x)
                 _guard(len(r))
                 return r
-        s = set(to)
-        s.update(src if set(map(type, src)) <= _PLAIN_KEY_TYPES else map(guard_key, src))
+        s = set(to) if t is FSet else set(make_set(to))
+        s.update(src if set(map(type, src)) <= _PLAIN_KEY_TYPES else map(as_key, src))
         _guard(len(s))
         return make_set(s)
     if t is PList or to is None or t is LazySeq:
-        src = list(iter_seq(items, who) if ti is not list else items)
+        src = list(iter_seq(items, who))
         src.reverse()
         if to is None:
             return PList(src)
@@ -405,29 +410,25 @@ def into(*args: Any) -> Any:
 
 def _assoc1(m: Any, k: Any, v: Any) -> Any:
     t = type(m)
-    if t is FMap:
+    if t is FMap or t is dict:
         return _massoc(m, k, v)
     if t is HMap:
-        r = m.set(k, v)
+        r = m.set(as_key(k), v)
         if (len(r) & 1023) == 0:
             _guard(len(r))
         return r
     if m is None:
-        return FMap({k: v})
-    if t is PVector or t is MapEntry:
+        return FMap({as_key(k): v})
+    if t in _VECS:
         if type(k) is not int:
             raise runtime_error(f"assoc: vector index must be an integer, got {_desc(k)}")
         n = len(m)
         if 0 <= k < n:
-            if t is MapEntry:
-                return pvector(m).set(k, v)
-            return m.set(k, v)
+            return pvec(m).set(k, v)
         if k == n:
-            if t is MapEntry:
-                return pvector(m).append(v)
-            if n > _BIG and (n & 1023) == 0:
+            if n > _BIG and (t is not PVector or (n & 1023) == 0):
                 _guard(n + 1)
-            return m.append(v)
+            return pvec(m).append(v)
         raise runtime_error(f"assoc: index {k} out of bounds for vector of length {n}")
     raise runtime_error(f"assoc: expected a map or vector, got {_desc(m)}")
 
@@ -437,7 +438,7 @@ def _assoc1(m: Any, k: Any, v: Any) -> Any:
          ex=(("(assoc {:a 1} :b 2)", "{:a 1, :b 2}"), ("(assoc [1 2] 0 9)", "[9 2]"),
              ("(assoc nil :a 1 :b 2)", "{:a 1, :b 2}")))
 def assoc(m: Any, k: Any, v: Any, *kvs: Any) -> Any:
-    if type(m) is FMap and not kvs and (len(m) < SMALL or k in m):
+    if type(m) is FMap and not kvs and type(k) in _PLAIN_KEY_TYPES and (len(m) < SMALL or k in m):
         n = FMap(m)  # hot path: small record
         _dset(n, k, v)
         return n
@@ -452,7 +453,7 @@ def assoc(m: Any, k: Any, v: Any, *kvs: Any) -> Any:
 
 def _ks_list(ks: Any, who: str) -> Any:
     t = type(ks)
-    if t is PVector or t is PList or t is MapEntry:
+    if t in _INDEXED and t is not str:
         return ks
     if ks is None:
         return ()
@@ -465,8 +466,6 @@ def _assoc_in(m: Any, ks: Any, i: int, v: Any) -> Any:
     k = ks[i]
     if i == len(ks) - 1:
         return _assoc1(m, k, v)
-    if type(m) in _MAPS:
-        k = _mkey(m, k)
     return _assoc1(m, k, _assoc_in(lookup(m, k), ks, i + 1, v))
 
 
@@ -481,24 +480,13 @@ def assoc_in(m: Any, ks: Any, v: Any) -> Any:
     return _assoc_in(m, ks, 0, v)
 
 
-def _dissoc1(m: Any, k: Any) -> Any:
-    if k in m:
-        return _mdissoc(m, k)
-    if type(k) is Keyword and k.name in m:
-        return _mdissoc(m, k.name)
-    return m
-
-
 @builtin("dissoc", args="[m & ks]", category="maps",
          doc="m without the given keys.",
          ex=(("(dissoc {:a 1 :b 2} :a)", "{:b 2}"), ("(dissoc {:a 1 :b 2 :c 3} :a :c)", "{:b 2}")))
 def dissoc(m: Any, *ks: Any) -> Any:
-    for k in ks:
-        _guard_key(k)
-    t = type(m)
-    if t is FMap or t is HMap:
+    if type(m) in _MAPS:
         for k in ks:
-            m = _dissoc1(m, k)
+            m = _mdissoc(m, k)
         return m
     if m is None:
         return None
@@ -507,14 +495,13 @@ def dissoc(m: Any, *ks: Any) -> Any:
 
 def _update1(m: Any, k: Any, f: Any, args: tuple[Any, ...]) -> Any:
     t = type(m)
+    if t is dict:
+        m = pmap(m)
+        t = type(m)
     if t is FMap or t is HMap:
         old = m.get(k, _MISSING)
         if old is _MISSING:
-            if type(k) is Keyword and k.name in m:
-                k = k.name
-                old = m[k]
-            else:
-                old = None
+            old = None
             if type(f) not in _DIRECT_FNS:
                 f = as_fn(f, "update")
             nv = f(old, *args)
@@ -534,7 +521,7 @@ def _update1(m: Any, k: Any, f: Any, args: tuple[Any, ...]) -> Any:
         return r
     if m is None:
         return FMap({k: as_fn(f, "update")(None, *args)})
-    if t is PVector or t is MapEntry:
+    if t in _VECS:
         return _assoc1(m, k, as_fn(f, "update")(lookup(m, k), *args))
     raise runtime_error(f"update: expected a map or vector, got {_desc(m)}")
 
@@ -544,16 +531,13 @@ def _update1(m: Any, k: Any, f: Any, args: tuple[Any, ...]) -> Any:
          ex=(("(update {:a 1} :a inc)", "{:a 2}"), ("(update {:a 1} :a + 10)", "{:a 11}"),
              ("(update [1 2] 1 inc)", "[1 3]")))
 def update(m: Any, k: Any, f: Any, *args: Any) -> Any:
-    _guard_key(k)
-    return _update1(m, k, f, args)
+    return _update1(m, _guard_key(k), f, args)
 
 
 def _update_in(m: Any, ks: Any, i: int, f: Any, args: tuple[Any, ...]) -> Any:
-    k = ks[i]
+    k = _guard_key(ks[i])
     if i == len(ks) - 1:
         return _update1(m, k, f, args)
-    if type(m) in _MAPS:
-        k = _mkey(m, k)
     return _assoc1(m, k, _update_in(lookup(m, k), ks, i + 1, f, args))
 
 
@@ -578,7 +562,7 @@ def update_vals(m: Any, f: Any) -> Any:
     if type(m) not in _MAPS:
         raise runtime_error(f"update-vals: expected a map, got {_desc(m)}")
     f = as_fn(f, "update-vals")
-    d = {k: f(v) for k, v in m.items()}
+    d = {k: f(v) for k, v in map_items(m)}
     return _map_of(d)
 
 
@@ -591,7 +575,7 @@ def update_keys(m: Any, f: Any) -> Any:
     if type(m) not in _MAPS:
         raise runtime_error(f"update-keys: expected a map, got {_desc(m)}")
     f = as_fn(f, "update-keys")
-    d = {f(k): v for k, v in m.items()}
+    d = {_guard_key(f(k)): v for k, v in map_items(m)}
     return _map_of(d)
 
 
@@ -601,13 +585,8 @@ def update_keys(m: Any, f: Any) -> Any:
 @builtin("get", args=("[m k]", "[m k not-found]"), category="maps",
          doc="The value at key k in a map (index in a vector/string, member of a set), else not-found or nil.",
          ex=(("(get {:a 1} :a)", "1"), ("(get {:a 1} :b 0)", "0"), ("(get [10 20] 1)", "20"),
-             ("(get {\"name\" \"Ann\"} :name)", "\"Ann\"")))
+             ("(get {\"name\" \"Ann\"} \"name\")", "\"Ann\"")))
 def get(m: Any, k: Any, default: Any = None) -> Any:
-    _guard_key(k)
-    if type(m) is FMap:
-        v = m.get(k, _MISSING)
-        if v is not _MISSING:
-            return v
     return lookup(m, k, default)
 
 
@@ -642,20 +621,14 @@ def contains(coll: Any, k: Any) -> bool:
          doc="The [key value] entry for k in m, or nil.",
          ex=(("(find {:a 1 :b 2} :b)", "[:b 2]"), ("(find {:a 1} :z)", "nil")))
 def find(m: Any, k: Any) -> Any:
-    _guard_key(k)
+    k = _guard_key(k)
     t = type(m)
-    if t is FMap or t is HMap:
-        v = m.get(k, _MISSING)
-        if v is not _MISSING:
-            return MapEntry((k, v))
-        if type(k) is Keyword:
-            v = m.get(k.name, _MISSING)
-            if v is not _MISSING:
-                return MapEntry((k.name, v))
-        return None
+    if t in _MAPS:
+        v = map_get(m, k, _MISSING)
+        return None if v is _MISSING else MapEntry((k, v))
     if m is None:
         return None
-    if t is PVector or t is MapEntry:
+    if t in _VECS:
         if type(k) is int and 0 <= k < len(m):
             return MapEntry((k, m[k]))
         return None
@@ -667,8 +640,8 @@ def find(m: Any, k: Any) -> Any:
          ex=(("(keys {:a 1 :b 2})", "(:a :b)"), ("(keys {})", "nil")))
 def keys(m: Any) -> Any:
     t = type(m)
-    if t is FMap or t is HMap:
-        return PList(m.keys()) if m else None
+    if t in _MAPS:
+        return PList(map_keys(m)) if m else None
     if m is None:
         return None
     raise runtime_error(f"keys: expected a map, got {_desc(m)}")
@@ -679,7 +652,7 @@ def keys(m: Any) -> Any:
          ex=(("(vals {:a 1 :b 2})", "(1 2)"), ("(vals {})", "nil")))
 def vals(m: Any) -> Any:
     t = type(m)
-    if t is FMap or t is HMap:
+    if t in _MAPS:
         return PList(m.values()) if m else None
     if m is None:
         return None
@@ -688,7 +661,7 @@ def vals(m: Any) -> Any:
 
 def _entry(e: Any, who: str) -> Any:
     t = type(e)
-    if t is MapEntry or (t is PVector and len(e) == 2):
+    if t is MapEntry or (t in _VECS and len(e) == 2):
         return e
     raise runtime_error(f"{who}: expected a map entry, got {_desc(e)}")
 
@@ -712,21 +685,16 @@ def val(e: Any) -> Any:
 def select_keys(m: Any, ks: Any) -> Any:
     t = type(m)
     d: dict[Any, Any] = {}
-    if t is FMap or t is HMap:
+    if t in _MAPS:
         for k in iter_seq(ks, "select-keys"):
-            _guard_key(k)
-            v = m.get(k, _MISSING)
-            if v is _MISSING:
-                if type(k) is Keyword:
-                    v = m.get(k.name, _MISSING)
-                    if v is not _MISSING:
-                        d[k.name] = v
-                continue
-            d[k] = v
+            k = _guard_key(k)
+            v = map_get(m, k, _MISSING)
+            if v is not _MISSING:
+                d[k] = v
         return _map_of(d)
     if m is None:
         return EMPTY_MAP
-    if t is PVector or t is MapEntry:
+    if t in _VECS:
         for k in iter_seq(ks, "select-keys"):
             if type(k) is int and 0 <= k < len(m):
                 d[k] = m[k]
@@ -738,6 +706,7 @@ def select_keys(m: Any, ks: Any) -> Any:
 
 
 def _merge2(a: Any, b: Any) -> Any:
+    a, b = pmap(a), pmap(b)
     ta, tb = type(a), type(b)
     if ta is FMap and tb is FMap:
         if not b:
@@ -804,7 +773,7 @@ def zipmap(ks: Any, vs: Any) -> Any:
     tk, tv = type(ks), type(vs)
     if tk is not LazySeq and tv is not LazySeq and ks is not None and vs is not None:
         _big(min(_count_or0(ks), _count_or0(vs)), "zipmap")
-    d = dict(zip(map(_guard_key, iter_seq(ks, "zipmap")), iter_seq(vs, "zipmap")))
+    d = dict(zip(map(as_key, iter_seq(ks, "zipmap")), iter_seq(vs, "zipmap")))
     return _map_of(d)
 
 
@@ -820,7 +789,7 @@ def count(coll: Any) -> int:
 
 def _is_empty(x: Any, who: str) -> bool:
     t = type(x)
-    if t is PVector or t is PList or t is str or t is FMap or t is HMap or t is FSet or t is HSet or t is MapEntry:
+    if t in _INDEXED or t in _MAPS or t in _SETS:
         return len(x) == 0
     if x is None:
         return True
@@ -851,11 +820,11 @@ def not_empty(coll: Any) -> Any:
          ex=(("(empty [1 2])", "[]"), ("(empty {:a 1})", "{}"), ("(empty '(1))", "()")))
 def empty(coll: Any) -> Any:
     t = type(coll)
-    if t is PVector:
+    if t in _VECS and t is not MapEntry:
         return EMPTY_VECTOR
-    if t is FMap or t is HMap:
+    if t in _MAPS:
         return EMPTY_MAP
-    if t is FSet or t is HSet:
+    if t in _SETS:
         return EMPTY_SET
     if t is PList or t is LazySeq:
         return EMPTY_LIST
@@ -872,7 +841,7 @@ def seq(coll: Any) -> Any:
     t = type(coll)
     if t is PList:
         return coll if coll else None
-    if t is PVector or t is MapEntry or t is str:
+    if t in _INDEXED:
         n = len(coll)
         if n == 0:
             return None
@@ -886,7 +855,7 @@ def seq(coll: Any) -> Any:
         if type(tl) is _Tail and type(tl.root) is not LazySeq:  # a view: no realization
             return coll if tl.start < len(tl.root) else None
         return None if coll.nth(0, _MISSING) is _MISSING else coll
-    if t is FMap or t is HMap or t is FSet or t is HSet:
+    if t in _MAPS or t in _SETS:
         if not coll:
             return None
         _big(len(coll), "seq")
@@ -899,7 +868,7 @@ def seq(coll: Any) -> Any:
          ex=(("(first [1 2 3])", "1"), ("(first [])", "nil"), ("(first {:a 1})", "[:a 1]")))
 def first(coll: Any) -> Any:
     t = type(coll)
-    if t is PVector or t is PList or t is str or t is MapEntry:
+    if t in _INDEXED:
         return coll[0] if coll else None
     if coll is None:
         return None
@@ -908,12 +877,8 @@ def first(coll: Any) -> Any:
         if type(tl) is _Tail and type(tl.root) is not LazySeq:  # a view: read the root
             return tl.root[tl.start] if tl.start < len(tl.root) else None
         return coll.nth(0, None)
-    if t is FMap or t is HMap:
-        for kv in coll.items():
-            return MapEntry(kv)
-        return None
-    if t is FSet or t is HSet:
-        for x in coll:
+    if t in _MAPS or t in _SETS:
+        for x in iter_seq(coll):
             return x
         return None
     raise runtime_error(f"first: don't know how to create a sequence from {_desc(coll)}")
@@ -924,7 +889,7 @@ def first(coll: Any) -> Any:
          ex=(("(second [1 2 3])", "2"), ("(second [1])", "nil")))
 def second(coll: Any) -> Any:
     t = type(coll)
-    if t is PVector or t is PList or t is str or t is MapEntry:
+    if t in _INDEXED:
         return coll[1] if len(coll) > 1 else None
     if coll is None:
         return None
@@ -940,16 +905,16 @@ def second(coll: Any) -> Any:
          ex=(("(last [1 2 3])", "3"), ("(last [])", "nil")))
 def last(coll: Any) -> Any:
     t = type(coll)
-    if t is PVector or t is PList or t is str or t is MapEntry:
+    if t in _INDEXED:
         return coll[-1] if coll else None
     if coll is None:
         return None
     if t is LazySeq:
         n = len(coll)
         return coll.nth(n - 1) if n else None
-    if t is FMap:
+    if t is FMap or t is dict:
         for k in reversed(coll):
-            return MapEntry((k, dict.__getitem__(coll, k)))
+            return MapEntry((host_key(k) if t is dict else k, dict.__getitem__(coll, k)))
         return None
     x = None
     for x in iter_seq(coll, "last"):
@@ -959,7 +924,7 @@ def last(coll: Any) -> Any:
 
 def _rest(coll: Any, who: str) -> Any:
     t = type(coll)
-    if t is PVector or t is PList or t is str or t is MapEntry:
+    if t in _INDEXED:
         n = len(coll)
         if n <= 1:
             return EMPTY_LIST
@@ -970,7 +935,7 @@ def _rest(coll: Any, who: str) -> Any:
         return EMPTY_LIST
     if t is LazySeq:
         return _lazy_rest(coll)
-    if t is FMap or t is HMap or t is FSet or t is HSet:
+    if t in _MAPS or t in _SETS:
         _big(len(coll), who)
         return PList(itertools.islice(iter_seq(coll), 1, None))
     raise runtime_error(f"{who}: don't know how to create a sequence from {_desc(coll)}")
@@ -992,7 +957,7 @@ def _next(coll: Any, who: str) -> Any:
         if coll.nth(1, _MISSING) is _MISSING:
             return None
         return _lazy_rest(coll)
-    if t is PVector or t is PList or t is str or t is MapEntry or t in _MAPS or t in _SETS:
+    if t in _INDEXED or t in _MAPS or t in _SETS:
         if len(coll) <= 1:
             return None
     elif coll is None:
@@ -1030,7 +995,7 @@ def nnext(coll: Any) -> Any:
          ex=(("(butlast [1 2 3])", "(1 2)"), ("(butlast [1])", "nil")))
 def butlast(coll: Any) -> Any:
     t = type(coll)
-    if t is PVector or t is PList or t is str or t is MapEntry:
+    if t in _INDEXED:
         if len(coll) <= 1:
             return None
         _big(len(coll), "butlast")
@@ -1059,7 +1024,7 @@ def nth(coll: Any, index: Any, not_found: Any = _MISSING) -> Any:
          ex=(("(peek [1 2 3])", "3"), ("(peek '(1 2 3))", "1")))
 def peek(coll: Any) -> Any:
     t = type(coll)
-    if t is PVector or t is MapEntry:
+    if t in _VECS:
         return coll[-1] if coll else None
     if t is PList:
         return coll[0] if coll else None
@@ -1075,10 +1040,10 @@ def peek(coll: Any) -> Any:
          ex=(("(pop [1 2 3])", "[1 2]"), ("(pop '(1 2 3))", "(2 3)")))
 def pop(coll: Any) -> Any:
     t = type(coll)
-    if t is PVector or t is MapEntry:
+    if t in _VECS:
         if not coll:
             raise runtime_error("pop: can't pop an empty vector")
-        return pvector(coll)[:-1] if t is MapEntry else coll[:-1]
+        return pvec(coll)[:-1]
     if t is PList:
         if not coll:
             raise runtime_error("pop: can't pop an empty list")
@@ -1097,7 +1062,7 @@ def pop(coll: Any) -> Any:
          ex=(("(subvec [1 2 3 4] 1 3)", "[2 3]"), ("(subvec [1 2 3] 1)", "[2 3]")))
 def subvec(v: Any, start: Any, end: Any = None) -> Any:
     t = type(v)
-    if t is not PVector and t is not MapEntry:
+    if t not in _VECS:
         raise runtime_error(f"subvec: expected a vector, got {_desc(v)}")
     n = len(v)
     if end is None:
@@ -1107,9 +1072,9 @@ def subvec(v: Any, start: Any, end: Any = None) -> Any:
             raise runtime_error(f"subvec: index must be an integer, got {_desc(i)}")
     if not 0 <= start <= end <= n:
         raise runtime_error(f"subvec: indexes {start}..{end} out of bounds for vector of length {n}")
-    if t is MapEntry:
-        return pvector(v[start:end])
-    return v[start:end]
+    if t is PVector:
+        return v[start:end]
+    return pvector(v[start:end])
 
 
 # -- grouping -------------------------------------------------------------------------
@@ -1119,17 +1084,15 @@ _PLAIN_KEY_TYPES = frozenset({str, int, float, bool, type(None), Keyword})
 
 
 def _guard_key(k: Any) -> Any:
-    """Bound a collection before it is hashed as a key (see values.guard_key)."""
-    return k if type(k) in _PLAIN_KEY_TYPES else guard_key(k)
+    """k as a hashable key (see values.as_key); scalars at once."""
+    return k if type(k) in _PLAIN_KEY_TYPES else as_key(k)
 
 
 @builtin("frequencies", args="[coll]", category="collections",
          doc="A map from each distinct item of coll to the number of times it occurs.",
          ex=(("(frequencies [:a :b :a])", "{:a 2, :b 1}"),))
 def frequencies(coll: Any) -> Any:
-    from ..values import guard_key
-
-    c = Counter(guard_key(x) for x in iter_seq(coll, "frequencies"))
+    c = Counter(map(_guard_key, iter_seq(coll, "frequencies")))
     n = len(c)
     if n <= SMALL:
         return FMap(c)
@@ -1147,18 +1110,13 @@ def group_by(f: Any, coll: Any) -> Any:
     get = d.get
     items = iter_seq(coll, "group-by")
     keys = None
-    if type(f) is Keyword and type(coll) in (PList, PVector):
+    if type(f) is Keyword and type(coll) in _INDEXED:
         from .core_sequences import kw_values
 
         keys = kw_values(f, coll)
         if keys is not None and not set(map(type, keys)) <= _PLAIN_KEY_TYPES:
-            from ..values import guard_key
-
-            for k in keys:
-                guard_key(k)
-    from ..values import guard_key
-
-    pairs = zip(keys, coll) if keys is not None else ((guard_key(f(x)), x) for x in items)
+            keys = [_guard_key(k) for k in keys]
+    pairs = zip(keys, coll) if keys is not None else ((_guard_key(f(x)), x) for x in items)
     for k, x in pairs:
         lst = get(k)
         if lst is None:

@@ -12,7 +12,9 @@ from typing import Any, Callable
 
 from ..errors import runtime_error
 from ..registry import builtin
-from ..values import FMap, FSet, Keyword, as_fn, vec
+from ..values import FMap, FSet, HMap, HSet, Keyword, Regex, Symbol, as_fn, vec
+
+_DATA_FNS = frozenset({Keyword, FMap, HMap, FSet, HSet, Symbol, Regex})  # invokable data, never bounced
 
 _NO = object()
 
@@ -209,7 +211,7 @@ def trampoline(f: Any, *args: Any) -> Any:
 
     result = as_fn(f, "trampoline")(*args)
     bounces = 0
-    while callable(result) and not isinstance(result, (Keyword, FMap, FSet)):
+    while callable(result) and type(result) not in _DATA_FNS:
         result = result()
         bounces += 1
         if bounces & 1023 == 0:

@@ -11,19 +11,20 @@ from typing import Any
 from ..context import tick
 from ..registry import builtin
 from ..values import (
-    FMap, FSet, HMap, HSet, Keyword, LazySeq, MapEntry, PList, PVector, Regex, Symbol, equals,
+    MAP_TYPES, SET_TYPES, VECTOR_TYPES, FMap, FSet, HSet, Keyword, LazySeq, MapEntry, PList, Regex, Symbol,
+    equals,
 )
 
-_MAPS = frozenset({FMap, HMap})
-_VECTORS = frozenset({PVector, MapEntry})
-_SETS = frozenset({FSet, HSet})
+_MAPS = frozenset(MAP_TYPES)
+_VECTORS = frozenset(VECTOR_TYPES)
+_SETS = frozenset(SET_TYPES)
 _SEQS = frozenset({PList, LazySeq})
-_COLLS = frozenset({PList, LazySeq, PVector, MapEntry, FMap, HMap, FSet, HSet})
-_SEQUENTIAL = frozenset({PList, LazySeq, PVector, MapEntry})
-_ASSOCIATIVE = frozenset({FMap, HMap, PVector, MapEntry})
+_COLLS = _MAPS | _VECTORS | _SETS | _SEQS
+_SEQUENTIAL = _VECTORS | _SEQS
+_ASSOCIATIVE = _MAPS | _VECTORS
 _NOT_FN = frozenset({Keyword, FMap, FSet, HSet, Symbol, Regex})  # invokable data, not functions
-_IFN_DATA = frozenset({Keyword, FMap, HMap, FSet, HSet, PVector, MapEntry, Symbol})
-_SEQABLE = frozenset({PList, LazySeq, PVector, MapEntry, FMap, HMap, FSet, HSet, str})
+_IFN_DATA = _MAPS | _VECTORS | _SETS | {Keyword, Symbol}
+_SEQABLE = _COLLS | {str}
 
 
 @builtin("nil?", args="[x]", category="predicates", doc="True if x is nil.",

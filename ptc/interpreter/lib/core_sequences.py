@@ -25,7 +25,8 @@ from .. import context
 from ..errors import runtime_error
 from ..registry import builtin
 from ..values import (
-    guard_key,
+    as_key,
+    map_items,
     EMPTY_LIST,
     MAP_TYPES,
     SET_TYPES,
@@ -70,8 +71,8 @@ _pymap = builtins.map
 _islice = itertools.islice
 _chain = itertools.chain
 
-_REAL = frozenset({PList, PVector, MapEntry})  # realized, indexable, len() known
-_SEQUENTIAL = frozenset({PList, PVector, MapEntry, LazySeq})
+_REAL = frozenset({PList, PVector, MapEntry, list, tuple})  # realized, indexable, len() known
+_SEQUENTIAL = frozenset({PList, PVector, MapEntry, LazySeq, list, tuple})
 RANGE_REALIZE_MAX = 100_000  # ranges up to this many items are realized lists
 _CHUNK = 1 << 16
 
@@ -139,13 +140,21 @@ def _clamp(n: int) -> int:
 
 def kw_values(k: Keyword, rows: Any) -> list[Any] | None:
     """[(k row) for row in rows] without a Python call per row, when every row is a map
-    (None otherwise: the caller then takes the generic path). Same result as `lookup`:
-    the keyword key first, else the same-named string key (JSON data)."""
-    name = k.name
-    try:
-        return [r.get(k, r.get(name)) for r in rows]
-    except (AttributeError, TypeError):
-        return None
+    (None otherwise: the caller then takes the generic path); the same result as `lookup`."""
+    kinds = set(_pymap(type, rows))
+    if kinds == _HOST_ROWS:
+        return list(_pymap(operator.methodcaller("get", k.hk), rows))
+    if kinds <= _PTC_ROWS:
+        return list(_pymap(operator.methodcaller("get", k), rows))
+    if kinds <= _ANY_ROWS:
+        hk = k.hk
+        return [r.get(hk) if type(r) is dict else r.get(k) for r in rows]
+    return None
+
+
+_HOST_ROWS = frozenset({dict})
+_PTC_ROWS = frozenset({FMap, HMap})
+_ANY_ROWS = _HOST_ROWS | _PTC_ROWS
 
 
 _TAG_F, _TAG_B, _TAG_S, _TAG_M, _TAG_SET = (object() for _ in range(5))
@@ -159,7 +168,7 @@ def eq_key(x: Any) -> Any:
     if t in _PLAIN_KEY:
         return x
     if t in _SEQUENTIAL or t in MAP_TYPES or t in SET_TYPES:
-        guard_key(x)  # once, at the top: bounds size and depth before the walk below
+        x = as_key(x)  # once, at the top: bounds size and depth, converts host data
     return _eq_key(x)
 
 
@@ -174,7 +183,7 @@ def _eq_key(x: Any) -> Any:
     if t in _SEQUENTIAL:
         return (_TAG_S, *[_eq_key(y) for y in x])
     if t in MAP_TYPES:
-        return (_TAG_M, frozenset([(_eq_key(k), _eq_key(v)) for k, v in x.items()]))
+        return (_TAG_M, frozenset([(_eq_key(k), _eq_key(v)) for k, v in map_items(x)]))
     if t in SET_TYPES:
         return (_TAG_SET, frozenset([_eq_key(y) for y in x]))
     return x
@@ -384,9 +393,9 @@ def _sum_fast(a: Any, b: Any) -> Any:
 def reduce_kv(f: Any, init: Any, coll: Any) -> Any:
     f = as_fn(f, "reduce-kv")
     t = type(coll)
-    if t is FMap or t is HMap:
-        pairs: Iterable[Any] = coll.items()
-    elif t is PVector or t is MapEntry:
+    if t in MAP_TYPES:
+        pairs: Iterable[Any] = map_items(coll)
+    elif t in _REAL and t is not PList:
         pairs = enumerate(coll)
     elif coll is None:
         return init
@@ -1108,7 +1117,7 @@ def apply_(f: Any, *args: Any) -> Any:
     f = as_fn(f, "apply")
     last = args[-1]
     t = type(last)
-    if t is PList or t is PVector or t is MapEntry:
+    if t in _REAL:
         rest = last
     else:
         rest = _items(last, "apply")

@@ -28,8 +28,8 @@ def ex_info(msg: Any, data: Any, cause: Any = None) -> Any:
          doc="The message of an error value (from ex-info or a caught error); nil otherwise.",
          ex=(("(try (throw (ex-info \"bad\" {})) (catch Exception e (ex-message e)))", '"bad"'),))
 def ex_message(e: Any) -> Any:
-    if type(e) in v.MAP_TYPES and e.get(_MARK) is True:
-        return e.get(_MESSAGE)
+    if type(e) in v.MAP_TYPES and v.lookup(e, _MARK) is True:
+        return v.lookup(e, _MESSAGE)
     return None
 
 
@@ -37,6 +37,6 @@ def ex_message(e: Any) -> Any:
          doc="The data map of an error value from ex-info; nil otherwise.",
          ex=(("(ex-data (ex-info \"bad\" {:id 7}))", "{:id 7}"),))
 def ex_data(e: Any) -> Any:
-    if type(e) in v.MAP_TYPES and e.get(_MARK) is True:
-        return e.get(_DATA)
+    if type(e) in v.MAP_TYPES and v.lookup(e, _MARK) is True:
+        return v.lookup(e, _DATA)
     return None

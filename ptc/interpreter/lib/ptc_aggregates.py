@@ -37,13 +37,13 @@ from ..values import (
     VECTOR_TYPES,
     Keyword,
     LazySeq,
-    MapEntry,
     PList,
     PVector,
     Symbol,
     as_fn,
     iter_seq,
     lookup,
+    map_keys,
     short,
     type_name,
     vec,
@@ -59,7 +59,7 @@ def _keyfn(key: Any, who: str) -> Callable[[Any], Any]:
         return key
     if t is str:
         return lambda row: lookup(row, key)
-    if t is PVector or t is MapEntry:
+    if t in VECTOR_TYPES:
         path = tuple(key)
 
         def get_path(row: Any) -> Any:
@@ -86,7 +86,7 @@ def _values(key: Any, rows: Any, who: str) -> list[Any]:
 
 def _rows(coll: Any, who: str) -> Any:
     t = type(coll)
-    if t is PVector or t is PList:
+    if t is PVector or t is PList or t is list or t is tuple:
         return coll
     if t is LazySeq:
         return coll.realize()
@@ -245,7 +245,7 @@ def _member_test(coll: Any) -> Callable[[Any], bool]:
     if t is str:
         return lambda x: type(x) is str and x in coll
     if t in MAP_TYPES:
-        items: Any = coll.keys()
+        items: Any = map_keys(coll)
     elif coll is None:
         items = ()
     else:

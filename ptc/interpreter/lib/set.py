@@ -12,20 +12,21 @@ from .. import context
 from ..errors import runtime_error
 from ..registry import builtin
 from ..values import (
-    PVector,
     EMPTY_MAP,
     EMPTY_SET,
-    SMALL,
-    FMap,
+    MAP_TYPES,
     FSet,
-    HMap,
     HSet,
     PList,
     as_fn,
+    as_key,
     contains_key,
     iter_seq,
     lookup,
     make_set,
+    map_items,
+    map_keys,
+    map_of,
     set_conj,
     short,
     truthy,
@@ -33,8 +34,8 @@ from ..values import (
 )
 from .core_collections import _assoc1, dissoc, merge, select_keys
 
-_SETS = (FSet, HSet)
-_MAPS = (FMap, HMap)
+_SETS = (FSet, HSet)  # PTC sets: their members are already keys
+_MAPS = MAP_TYPES
 _BIG = 4096
 
 
@@ -49,14 +50,13 @@ def _as_set(x: Any, who: str) -> Any:
 
 
 def _size(x: Any) -> int:
-    t = type(x)
-    if t is FSet or t is HSet or t is PVector or t is PList or t is FMap or t is HMap or t is str:
+    try:
         return len(x)
-    return 1 << 30  # unknown (lazy): rebuild
+    except TypeError:
+        return 1 << 30  # unknown (lazy): rebuild
 
 
-def _map_of(d: dict[Any, Any]) -> Any:
-    return FMap(d) if len(d) <= SMALL else HMap(d)
+_map_of = map_of
 
 
 def _check(n: int, who: str) -> None:
@@ -87,7 +87,7 @@ def union(*sets: Any) -> Any:
         return r
     acc = set(base)
     for s in others:
-        acc.update(iter_seq(s, "union"))
+        acc.update(map(as_key, iter_seq(s, "union")))
     _check(len(acc), "union")
     return make_set(acc)
 
@@ -145,8 +145,8 @@ def rename_keys(m: Any, kmap: Any) -> Any:
         return None
     if type(m) not in _MAPS:
         raise runtime_error(f"rename-keys: expected a map, got {type_name(m)} {short(m)}")
-    out = dissoc(m, *kmap.keys())
-    for old, new in kmap.items():
+    out = dissoc(m, *map_keys(kmap))
+    for old, new in map_items(kmap):
         if contains_key(m, old):
             out = _assoc1(out, new, lookup(m, old))
     return out
@@ -169,12 +169,12 @@ def index(xrel: Any, ks: Any) -> Any:
 def _index(rel: Any, ks: PList) -> Any:
     d: dict[Any, set[Any]] = {}
     for x in rel:
-        k = select_keys(x, ks)
+        k = as_key(select_keys(x, ks))
         s = d.get(k)
         if s is None:
-            d[k] = {x}
+            d[k] = {as_key(x)}
         else:
-            s.add(x)
+            s.add(as_key(x))
     _check(len(d), "index")
     return _map_of({k: make_set(v) for k, v in d.items()})
 
@@ -187,7 +187,7 @@ def map_invert(m: Any) -> Any:
         return EMPTY_MAP
     if type(m) not in _MAPS:
         raise runtime_error(f"map-invert: expected a map, got {type_name(m)} {short(m)}")
-    return _map_of({v: k for k, v in m.items()})
+    return _map_of({as_key(v): k for k, v in map_items(m)})
 
 
 def _rel(x: Any, who: str) -> list[Any]:
@@ -206,15 +206,15 @@ def join(xrel: Any, yrel: Any, km: Any = None) -> Any:
     if km is None:
         if not xs or not ys:
             return EMPTY_SET
-        ks = PList(k for k in xs[0].keys() if k in ys[0])
+        ks = PList(k for k in map_keys(xs[0]) if contains_key(ys[0], k))
         r, s = (xs, ys) if len(xs) <= len(ys) else (ys, xs)
         idx = _index(r, ks)
         out = set()
         for x in s:
-            found = idx.get(select_keys(x, ks))
+            found = idx.get(as_key(select_keys(x, ks)))
             if found is not None:
                 for y in found:
-                    out.add(merge(y, x))
+                    out.add(as_key(merge(y, x)))
         _check(len(out), "join")
         return make_set(out)
     if type(km) not in _MAPS:
@@ -223,14 +223,14 @@ def join(xrel: Any, yrel: Any, km: Any = None) -> Any:
         r, s, k = xs, ys, map_invert(km)
     else:
         r, s, k = ys, xs, km
-    idx = _index(r, PList(k.values()))
-    kk = PList(k.keys())
+    idx = _index(r, PList(v for _, v in map_items(k)))
+    kk = PList(map_keys(k))
     out = set()
     for x in s:
-        found = idx.get(rename_keys(select_keys(x, kk), k))
+        found = idx.get(as_key(rename_keys(select_keys(x, kk), k)))
         if found is not None:
             for y in found:
-                out.add(merge(y, x))
+                out.add(as_key(merge(y, x)))
     _check(len(out), "join")
     return make_set(out)
 

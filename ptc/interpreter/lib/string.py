@@ -8,7 +8,7 @@ from .. import context
 from ..context import check_string, tick
 from ..errors import runtime_error
 from ..registry import builtin
-from ..values import FMap, HMap, Regex, as_fn, iter_seq, vec
+from ..values import MAP_TYPES, Regex, as_fn, iter_seq, map_items, vec
 from .core_numbers import describe
 from .core_strings import str_value
 from .regex import Compiled, as_compiled, groups_of, iter_spans, search
@@ -431,9 +431,9 @@ def reverse(s: Any) -> str:
 def escape(s: Any, cmap: Any) -> str:
     s = _s("str/escape", s)
     cap = _cap()
-    if type(cmap) is FMap or type(cmap) is HMap:
+    if type(cmap) in MAP_TYPES:
         table: dict[int, str] = {}
-        for k, v in cmap.items():
+        for k, v in map_items(cmap):
             if type(k) is str and len(k) == 1 and v is not None:
                 table[ord(k)] = v if type(v) is str else str_value(v)
         longest = max(map(len, table.values()), default=1)
