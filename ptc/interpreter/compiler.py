@@ -17,6 +17,8 @@ from typing import Any, Callable, Iterator
 
 from . import nodes as n
 from . import values as v
+from .patterns import (CountedLoop, counted_loop, inlinable, integer_accumulators, recurs_to, stage_of,
+                       transient_update)
 from .registry import Builtin
 
 _MARK = "\x01"
@@ -119,6 +121,9 @@ class Compiler:
         self.counter = itertools.count(1)
         self.globals_used: dict[str, Any] = {}
         self.depth = 0
+        self.counting: list[tuple[list[n.Binding], n.Binding]] = []  # counted loops being compiled
+        self.known_ints: set[str] = set()  # locals that hold an integer where the code is emitted
+        self.unchecked_ints = False  # integer + and - need no size check (done per chunk)
 
     # -- naming ---------------------------------------------------------------------
 
@@ -158,6 +163,14 @@ class Compiler:
             self.const_names.append(name)
             self._const_ids[key] = name
         return name
+
+    def number_kind(self, node: n.Node, text: str) -> type | None:
+        """int or float when the operand is known to be that number where the code runs (a
+        numeric constant, or the counter of a counted loop), else None."""
+        const = _const_of(node)
+        if type(const) in (int, float):
+            return type(const)
+        return int if text in self.known_ints else None
 
     def builtin(self, b: Builtin) -> str:
         from .runtime import builtin_global
@@ -259,9 +272,14 @@ class Compiler:
             fn.emit(f"{b.py} = {self.expr(init, fn)}", init)
 
     def recur(self, node: n.Recur, fn: _Func) -> None:
-        vals = self.args(node.args, fn)
-        if node.targets:
-            lhs = ", ".join(b.py for b in node.targets)
+        targets, args = node.targets, node.args
+        if self.counting and recurs_to(node, self.counting[-1][0]):
+            counter = self.counting[-1][1]  # the range steps the counter: it is not assigned
+            pairs = [(b, a) for b, a in zip(targets, args) if b is not counter]
+            targets, args = [b for b, _ in pairs], [a for _, a in pairs]
+        vals = self.args(args, fn)
+        if targets:
+            lhs = ", ".join(b.py for b in targets)
             fn.emit(f"{lhs} = {', '.join(vals)}", node)
         fn.emit("continue")
 
@@ -406,49 +424,100 @@ class Compiler:
         return f"({t}.get({key.hk!r}{dflt}) if type({bind}) is dict else {ptc_map})"
 
     def fused(self, node: n.Call, fn: _Func, b: Builtin) -> str | None:
-        """`(filter (fn [x] ...) coll)` and friends as one Python loop with the fn's body
-        inlined: no call and no step tick per item (steps are charged per chunk of items).
-        Only for a literal single-arity fn over a realized collection; anything else (a lazy
-        input, a body that needs statements) takes the builtin with the compiled fn."""
-        name = b.qualified
-        reduce_ = name == "reduce"
-        if len(node.args) != (3 if reduce_ else 2):
+        """A chain of map/filter/remove/keep stages over one collection, e.g.
+        `(map #(* (:a %) 2) (filter :ok rows))`, as one Python comprehension: literal fns
+        are inlined (no call, no step tick per item: steps are charged per chunk of the
+        source) and no intermediate collection is built. Over a lazy input, or when nothing
+        can be inlined, the builtins run as written."""
+        if b.qualified == "reduce":
+            return self.fused_reduce(node, fn, b)
+        stages: list[tuple[str, n.Node, n.Call]] = []
+        cur: n.Node = node
+        while (stage := stage_of(cur)) is not None:
+            stages.append((stage[0], stage[1], cur))  # type: ignore[arg-type]
+            cur = stage[2]
+        if not any(inlinable(f) for _, f, _ in stages):
+            return None
+        stages.reverse()  # innermost (applied first) to outermost
+        # What the stages need, evaluated in Clojure's order: the outer fn ... the inner fn, coll.
+        called = [f for _, f, _ in reversed(stages) if not inlinable(f)]
+        evaluated = self.args(called + [cur], fn)
+        fn_text: dict[int, str] = {}
+        for f, e in zip(called, evaluated):
+            t = fn.tmp()
+            fn.emit(f"{t} = {e}", f)
+            fn.emit(f"if not callable({t}): {t} = _fnof({t})")  # a set, a vector... as a function
+            fn_text[id(f)] = t
+        src, chunk = fn.tmp(), fn.tmp()
+        clauses = [f"for {chunk} in _chunks({src})"]
+        var: str | None = None
+        for kind, f, call in stages:
+            with fn.capture() as buf:
+                value, item, bind = self._stage_value(f, var, chunk, fn, fn_text)
+            if buf:  # the body needs statements: call the compiled fn instead
+                fn_text[id(f)] = fn.tmp()
+                fn.emit(f"{fn_text[id(f)]} = {self.fn(f)}", f)  # type: ignore[arg-type]
+                value, item, bind = self._stage_value(f, var, chunk, fn, fn_text)
+            if bind:
+                clauses.append(bind)
+            var = item
+            # (Python allows := in a comprehension's conditions, not in its iterables.)
+            if kind == "map":
+                if value != var:
+                    var = fn.tmp()
+                    clauses.append(f"if ({var} := {value}) is {var}")
+            elif kind == "keep":
+                var = fn.tmp()
+                clauses.append(f"if ({var} := {value}) is not None")
+            else:
+                inlined = id(f) not in fn_text and type(f) is n.Fn
+                test = self.truth_of(value, f.arities[0].body if inlined else call, fn)  # type: ignore[attr-defined]
+                clauses.append(f"if {test}" if kind == "filter" else f"if not {test}")
+        if stages[-1][0] == "map" and clauses[-1].startswith(f"if ({var} := "):  # the last value is the item
+            value_of_last = clauses.pop()[len(f"if ({var} := "):-len(f") is {var}")]
+            comp = f"[{value_of_last} {' '.join(clauses)}]"
+        else:
+            comp = f"[{var} {' '.join(clauses)}]"
+        vector = stages[-1][2].fn.builtin.qualified in ("mapv", "filterv")  # type: ignore[attr-defined]
+        slow = src
+        for _, f, call in stages:
+            if id(f) in fn_text:
+                fv = fn_text[id(f)]
+            else:
+                fv = self.fn(f) if type(f) is n.Fn else self.const(f.value)  # type: ignore[arg-type,attr-defined]
+            slow = f"{self.builtin(call.fn.builtin)}({self.mark(call)}{fv}, {slow})"  # type: ignore[attr-defined]
+        return f"({'_vec' if vector else '_plist'}({comp}) if type({src} := {evaluated[-1]}) in _FUSE_REAL else {slow})"
+
+    def _stage_value(self, f: n.Node, var: str | None, chunk: str, fn: _Func,
+                     fn_text: dict[int, str]) -> tuple[str, str, str]:
+        """(the stage's value for the item, the item's variable, the clause binding the item):
+        the first stage binds the item from the chunk, later ones from the previous value."""
+        if id(f) not in fn_text and type(f) is n.Fn:  # inlined: the param is the item
+            p = f.arities[0].params[0].py
+            bind = f"for {p} in {chunk}" if var is None else (f"for {p} in [{var}]" if var != p else "")
+            return self.expr(f.arities[0].body, fn), p, bind
+        item = var or fn.tmp()
+        bind = "" if var else f"for {item} in {chunk}"
+        if id(f) in fn_text:
+            return f"{fn_text[id(f)]}({item})", item, bind
+        return self.keyword_lookup(fn, f, item, f.value, None), item, bind  # type: ignore[attr-defined]
+
+    def fused_reduce(self, node: n.Call, fn: _Func, b: Builtin) -> str | None:
+        """`(reduce (fn [acc x] ...) init coll)` as one loop with the fn's body inlined."""
+        if len(node.args) != 3:
             return None
         f = node.args[0]
         if not (type(f) is n.Fn and len(f.arities) == 1 and f.self_binding is None):
             return None
         a = f.arities[0]
-        if a.rest is not None or a.has_recur or len(a.params) != (2 if reduce_ else 1):
+        if a.rest is not None or a.has_recur or len(a.params) != 2:
             return None
-        if reduce_:
-            return self.fused_reduce(node, fn, b, f, a)
-        x = a.params[0].py
-        with fn.capture() as buf:
-            body = self.expr(a.body, fn)
-            test = self.truth_of(body, a.body, fn) if name in ("filter", "filterv", "remove") else ""
-        if buf:
-            return None
-        coll = self.args([node.args[1]], fn)[0]
-        t, c, k = fn.tmp(), fn.tmp(), fn.tmp()
-        loop = f"for {c} in _chunks({t}) for {x} in {c}"
-        comp = {
-            "map": f"_plist([{body} {loop}])",
-            "mapv": f"_vec([{body} {loop}])",
-            "filter": f"_plist([{x} {loop} if {test}])",
-            "filterv": f"_vec([{x} {loop} if {test}])",
-            "remove": f"_plist([{x} {loop} if not {test}])",
-            "keep": f"_plist([{k} {loop} if ({k} := {body}) is not None])",
-        }[name]
-        slow = f"{self.builtin(b)}({self.mark(node)}{self.fn(f)}, {t})"
-        return f"({comp} if type({t} := {coll}) in _FUSE_REAL else {slow})"
-
-    def fused_reduce(self, node: n.Call, fn: _Func, b: Builtin, f: n.Fn, a: n.Arity) -> str:
         acc, x = a.params[0].py, a.params[1].py
         init, coll = self.args(node.args[1:], fn)
         t, c = fn.tmp(), fn.tmp()
         fn.emit(f"{acc} = {init}", node)
         fn.emit(f"{t} = {coll}")
-        transient = _transient_update(a.body, a.params[0])
+        transient = transient_update(a.body, a.params[0])
         if transient is not None:
             # (reduce (fn [m x] (assoc m k v)) init coll): the accumulator never escapes the
             # body, so the loop may update a private dict/list and build one persistent value
@@ -465,11 +534,12 @@ class Compiler:
                     with fn.block():
                         if kind == "assoc":
                             k, val = self.args(parts, fn)
-                            fn.emit(f"{d}[{k}] = {val}", a.body)
+                            pk, k = _bind_simple(fn, k)
+                            fn.emit(f"{d}[{k} if type({pk or k}) in _KEYT else _as_key({k})] = {val}", a.body)
                         else:
                             fn.emit(f"{d}.append({self.args(parts, fn)[0]})", a.body)
                     fn.emit(f"_grown(len({d}))")
-                fn.emit(f"{acc} = {'_make_map(' + d + ')' if kind == 'assoc' else '_vec(' + d + ')'}")
+                fn.emit(f"{acc} = {'_map_of(' + d + ')' if kind == 'assoc' else '_vec(' + d + ')'}")
             fn.emit(f"elif type({t}) in _FUSE_REAL:", node)
         else:
             fn.emit(f"if type({t}) in _FUSE_REAL:", node)
@@ -597,11 +667,71 @@ class Compiler:
     def loop(self, node: n.Loop, fn: _Func) -> str:
         r = fn.tmp()
         self.let_bindings(node.bindings, fn)
+        counted = counted_loop(node)
+        if counted is not None:
+            self.counted(node, counted, fn, r)
+            fn.emit("else:")
+            fn.indent += 1
         fn.emit("while True:", node)
         with fn.block():
             fn.tick(node)
             self.value(node.body, fn, _Sink("loop", r))
+        if counted is not None:
+            fn.indent -= 1
         return r
+
+    def counted(self, node: n.Loop, c: CountedLoop, fn: _Func, r: str) -> None:
+        """`(loop [i 0 ...] (if (< i n) (recur (inc i) ...) done))` with integer i and n as a
+        Python `for` over a range: no test, increment or type check of i per iteration (steps
+        are charged per chunk of the range). When the loop's integer accumulators (see
+        patterns.integer_accumulators) start as integers, a second version runs with no type
+        or size check per iteration; their size is checked after each chunk instead (sums of
+        integers grow by at most a few bits per chunk). Emits `if <i and n are integers>:` and
+        its block; the caller emits the general loop as the else branch."""
+        i = c.counter.py
+        bound = self.expr(c.bound, fn)
+        if not _is_simple_text(bound):
+            b = fn.tmp()
+            fn.emit(f"{b} = {bound}", c.bound)
+            bound = b
+        stop = {"<": bound, "<=": f"{bound} + 1", ">": bound, ">=": f"{bound} - 1", "!=": bound}[c.op]
+        test = f"type({i}) is int and type({bound}) is int"
+        if c.op == "!=":  # i = n ends the loop only when i moves towards n
+            test += f" and {i} {'<=' if c.step > 0 else '>='} {bound}"
+        ints = [b.py for b in integer_accumulators(node, c)]
+        fn.emit(f"if {test}:", node)
+        with fn.block():
+            if ints:
+                fn.emit(f"if {' and '.join(f'type({x}) is int' for x in ints)}:")
+                with fn.block():
+                    self._counted_body(node, c, fn, r, stop, ints)
+                fn.emit("else:")
+                with fn.block():
+                    self._counted_body(node, c, fn, r, stop, [])
+            else:
+                self._counted_body(node, c, fn, r, stop, [])
+
+    def _counted_body(self, node: n.Loop, c: CountedLoop, fn: _Func, r: str, stop: str, ints: list[str]) -> None:
+        i = c.counter.py
+        start, rng = fn.tmp(), fn.tmp()
+        fn.emit(f"{start} = {i}")
+        fn.emit(f"for {rng} in _counted({i}, {stop}, {c.step}):")
+        with fn.block():
+            fn.emit(f"for {i} in {rng}:")
+            with fn.block():
+                self.counting.append(([b for b, _ in node.bindings], c.counter))
+                known, unchecked = set(self.known_ints), self.unchecked_ints
+                self.known_ints |= {i, *ints}
+                self.unchecked_ints = bool(ints)
+                try:
+                    self.value(c.body, fn, _Sink("loop", r))  # every path recurs (continue) or exits
+                finally:
+                    self.counting.pop()
+                    self.known_ints, self.unchecked_ints = known, unchecked
+            for x in ints:
+                fn.emit(f"if not {-_FAST_INT} < {x} < {_FAST_INT}: {x} = _big({x})")
+        fn.emit(f"{i} = {stop} if {start} {'<' if c.step > 0 else '>'} {stop} else {start}")
+        self.value(c.done, fn, _Sink("assign", r))
 
     def for_loop(self, node: n.For, fn: _Func, result: str | None) -> str:
         if result is not None:
@@ -736,52 +866,6 @@ class Compiler:
 
 
 _FUSABLE = frozenset({"map", "mapv", "filter", "filterv", "remove", "keep", "reduce"})
-
-
-def _transient_update(body: n.Node, acc: n.Binding) -> tuple[str, list[n.Node]] | None:
-    """("assoc", [k, v]) or ("conj", [x]) when body is `(assoc acc k v)` / `(conj acc x)` and
-    acc appears nowhere else in it (so no other code can observe the accumulator)."""
-    if type(body) is not n.Call or type(body.fn) is not n.BuiltinRef:
-        return None
-    name = body.fn.builtin.qualified
-    args = body.args
-    if not args or type(args[0]) is not n.Local or args[0].binding is not acc:
-        return None
-    rest = args[1:]
-    if any(_mentions(x, acc) for x in rest):
-        return None
-    if name == "assoc" and len(rest) == 2:
-        return "assoc", rest
-    if name == "conj" and len(rest) == 1:
-        return "conj", rest
-    return None
-
-
-def _mentions(node: Any, binding: n.Binding) -> bool:
-    """Whether node refers to binding anywhere (conservatively true for unknown shapes)."""
-    stack: list[Any] = [node]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, n.Local):
-            if x.binding is binding or x.binding.box is binding:
-                return True
-        elif isinstance(x, n.Fn):
-            if id(binding) in x.captures:
-                return True
-            stack.extend(a.body for a in x.arities)
-        elif isinstance(x, (n.Node, n.ForClause, n.Arity)):
-            for val in vars(x).values():
-                if isinstance(val, (n.Node, n.ForClause, n.Arity)):
-                    stack.append(val)
-                elif isinstance(val, (list, tuple)):
-                    for item in val:
-                        if isinstance(item, (n.Node, n.ForClause, n.Arity)):
-                            stack.append(item)
-                        elif isinstance(item, tuple):
-                            stack.extend(i for i in item if isinstance(i, (n.Node, n.Fn)))
-    return False
-
-
 class _CaseTable(dict):  # type: ignore[type-arg]
     """A case dispatch table (a constant; never a PTC value)."""
 
@@ -846,32 +930,53 @@ def _numeric_binop(op: str, float_only: bool = False) -> InlineFn:
         if len(args) != 2:
             return None
         slow = f"{c.builtin(node.fn.builtin)}({c.mark(node)}"  # type: ignore[attr-defined]
-        a_const = type(_const_of(node.args[0])) in (int, float)
-        b_const = type(_const_of(node.args[1])) in (int, float)
-        if a_const and b_const:
+        ka, kb = c.number_kind(node.args[0], args[0]), c.number_kind(node.args[1], args[1])
+        if type(_const_of(node.args[0])) in (int, float) and type(_const_of(node.args[1])) in (int, float):
             return None
+        a_const, b_const = ka is not None, kb is not None
         (pa, a), (pb, b) = _bind_simple(fn, args[0]), _bind_simple(fn, args[1])
         # Both operands are evaluated exactly once, left to right, before either branch.
-        if pa and pb:
-            checks = [f"({pa}, {pb})"] + [f"type({x}) in _NUMT" for x, k in ((a, a_const), (b, b_const)) if not k]
+        if float_only:
+            test = _float_product_test(fn, pa, a, pb, b, ka, kb)
+        elif pa and pb:
+            ta = fn.tmp()
+            test = f"({ta} := type({pa})) is not None and type({pb}) in _NUMT and {ta} in _NUMT"
         elif pb:  # a is simple: check b first so that it is always evaluated
             checks = [f"type({pb}) in _NUMT" if not b_const else f"{pb} is not _NOVAL"]
-            checks += [f"type({a}) in _NUMT"] if not a_const else []
+            test = " and ".join(checks + ([f"type({a}) in _NUMT"] if not a_const else []))
         else:
             checks = [f"type({pa or a}) in _NUMT"] if not a_const else ([f"{pa} is not _NOVAL"] if pa else [])
-            checks += [f"type({b}) in _NUMT"] if not b_const else []
-        if float_only:
-            fa = type(_const_of(node.args[0])) is float
-            fb = type(_const_of(node.args[1])) is float
-            if not (fa or fb):
-                checks.append(f"(type({a}) is float or type({b}) is float)")
+            test = " and ".join(checks + ([f"type({b}) in _NUMT"] if not b_const else [])) or "True"
         fast = f"{a} {op} {b}"
+        if op in ("+", "-") and ka is int and kb is int and c.unchecked_ints:
+            return fast if not (pa or pb) else None  # sizes are checked after each chunk
         if op in ("+", "-"):  # keep the integer-size limit: results past it go through _big
             r = fn.tmp()
             fast = f"({r} if {-_FAST_INT} < ({r} := {fast}) < {_FAST_INT} else _big({r}))"
-        return f"({fast} if {' and '.join(checks)} else {slow}{a}, {b}))"
+        return f"({fast} if {test} else {slow}{a}, {b}))"
 
     return inline
+
+
+def _float_product_test(fn: _Func, pa: str, a: str, pb: str, b: str, ka: type | None, kb: type | None) -> str:
+    """A test that a and b are numbers with at least one float (an integer product goes
+    through the builtin's bigint guard), evaluating each operand's expression once, a first.
+    ka/kb: the operand's known type (int, float) or None when only the run time knows it."""
+    A, B = pa or a, pb or b
+    if ka is float or kb is float:
+        other = B if ka is float else A
+        return f"type({other}) in _NUMT" if (ka is float) != (kb is float) else "True"
+    if ka is int:
+        return f"type({B}) is float"
+    if kb is int:
+        return f"type({A}) is float"
+    ta, tb = fn.tmp(), fn.tmp()
+    if pa and pb:
+        return (f"({ta} := type({pa})) is not None and ((({tb} := type({pb})) is float and {ta} in _NUMT) "
+                f"or ({ta} is float and {tb} is int))")
+    if pb:
+        return f"(({tb} := type({pb})) is float and type({a}) in _NUMT) or ({tb} is int and type({a}) is float)"
+    return f"(({ta} := type({A})) is float and type({b}) in _NUMT) or ({ta} is int and type({b}) is float)"
 
 
 for _op, _name in (("+", "+"), ("-", "-"), ("<", "<"), (">", ">"), ("<=", "<="), (">=", ">=")):
@@ -883,9 +988,13 @@ def _inc_dec(op: str) -> InlineFn:
         if len(args) != 1:
             return None
         pa, a = _bind_simple(fn, args[0])
-        first = f"type({pa or a}) in _NUMT"
         r = fn.tmp()
         fast = f"({r} if {-_FAST_INT} < ({r} := {a} {op} 1) < {_FAST_INT} else _big({r}))"
+        if c.number_kind(node.args[0], args[0]) is int and c.unchecked_ints and not pa:
+            return f"({a} {op} 1)"  # sizes are checked after each chunk
+        if c.number_kind(node.args[0], args[0]) is not None:
+            return f"({pa} and {fast})" if pa else fast
+        first = f"type({pa or a}) in _NUMT"
         return f"({fast} if {first} else {c.builtin(node.fn.builtin)}({c.mark(node)}{a}))"  # type: ignore[attr-defined]
 
     return inline
@@ -945,7 +1054,9 @@ def _eq_inline(negate: bool) -> InlineFn:
             other = args[1 - i]
             if const is None or type(const) is bool or type(const) is v.Keyword:
                 return f"({other} is {'not ' if negate else ''}{args[i]})"
-            if type(const) in (int, str):
+            if type(const) is str:  # only a string equals a string: no type test needed
+                return f"({other} {'!=' if negate else '=='} {args[i]})"
+            if type(const) is int:
                 po, o = _bind_simple(fn, other)
                 test = f"(type({po or o}) is {type(const).__name__} and {o} == {args[i]})"
                 return f"(not {test})" if negate else test

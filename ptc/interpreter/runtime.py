@@ -125,6 +125,22 @@ def _chunks(coll: Any) -> Any:
         yield chunk
 
 
+def _counted(start: int, stop: int, step: int) -> Any:
+    """range(start, stop, step) in slices for counted loops: steps are charged per slice."""
+    st = context.CURRENT
+    chunk = _FUSE_CHUNK * step
+    for lo in range(start, stop, chunk):
+        part = range(lo, stop if (stop - lo) * step < _FUSE_CHUNK else lo + chunk, step)
+        st.steps += len(part)
+        if st.steps > st.limits.max_steps:
+            RT["_n"] = 0
+            raise limit_error("max_steps", st.limits.max_steps, "too many evaluation steps")
+        if time.monotonic() > st.deadline:
+            RT["_n"] = 0
+            raise limit_error("timeout", st.limits.timeout, "program ran too long")
+        yield part
+
+
 def _grown(n: int) -> None:
     """A fused loop's private accumulator reached n items (it grew by at most a chunk)."""
     if n > 4096:
@@ -366,8 +382,9 @@ def _reduced_type() -> type:
 
 
 RT.update({
-    "_n": STEP_CHUNK, "_budget": _budget, "_def": _def, "_big": _big, "_chunks": _chunks,
-    "_FUSE_REAL": frozenset({v.PList, v.PVector, v.MapEntry, list, tuple}), "_grown": _grown, "_make_map": v.make_map,
+    "_n": STEP_CHUNK, "_budget": _budget, "_def": _def, "_big": _big, "_chunks": _chunks, "_counted": _counted,
+    "_FUSE_REAL": frozenset({v.PList, v.PVector, v.MapEntry, list, tuple}), "_grown": _grown, "_map_of": v.map_of,
+    "_KEYT": frozenset({str, int, float, bool, type(None), v.Keyword}), "_as_key": v.as_key,
     "_MAP_TYPES": frozenset(v.MAP_TYPES), "_VEC_TYPES": frozenset({v.PVector, list, tuple}), "_data": _data,
     "_hist": _hist, "_tool": _tool, "_tool_fn": _tool_fn, "_invoke": _invoke, "_fnof": _fnof, "_tdict": _tdict,
     "_rest_args": _rest_args, "_plist": _plist,

@@ -277,8 +277,12 @@ def make_map(pairs: Iterable[tuple[Any, Any]] | dict[Any, Any]) -> FMap | HMap:
 
 
 def map_of(d: dict[Any, Any]) -> FMap | HMap:
-    """The PTC map that owns d, a fresh dict with PTC keys (no copy for big maps)."""
-    return FMap(d) if len(d) <= SMALL else HMap(d)
+    """The PTC map that takes over d, a fresh dict with PTC keys (no copy for big maps)."""
+    if len(d) <= SMALL:
+        return FMap(d)
+    m = HMap.__new__(HMap)
+    m._d, m._undo = d, None
+    return m
 
 
 def assoc(m: Any, k: Any, v: Any) -> FMap | HMap:

@@ -28,6 +28,7 @@ from ptc.interpreter.values import (
     make_map,
     make_set,
     pvector,
+    VECTOR_TYPES,
 )
 
 K = Keyword
@@ -679,7 +680,7 @@ def test_group_by():
     assert p(c.group_by(K("t"), rows)) == "{:a [{:t :a, :v 1} {:t :a, :v 3}], :b [{:t :b, :v 2}]}"
     assert c.group_by(odd, None) == EMPTY_MAP
     r = c.group_by(lambda x: x % 50, pvector(range(1000)))
-    assert type(r) is HMap and list(r[3])[:2] == [3, 53] and type(r[3]) is PVector
+    assert type(r) is HMap and list(r[3])[:2] == [3, 53] and type(r[3]) in VECTOR_TYPES  # a vector (a list it owns)
     with pytest.raises(PTCError, match="group-by"):
         c.group_by(5, v(1))
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 import types
-from collections import Counter
+from collections import Counter, defaultdict
 from typing import Any
 
 from .. import context
@@ -1106,28 +1106,21 @@ def frequencies(coll: Any) -> Any:
              ("(group-by :t [{:t :a :v 1} {:t :a :v 2}])", "{:a [{:t :a, :v 1} {:t :a, :v 2}]}")))
 def group_by(f: Any, coll: Any) -> Any:
     f = as_fn(f, "group-by")
-    d: dict[Any, list[Any]] = {}
-    get = d.get
-    items = iter_seq(coll, "group-by")
-    keys = None
+    d: defaultdict[Any, list[Any]] = defaultdict(list)
     if type(f) is Keyword and type(coll) in _INDEXED:
         from .core_sequences import kw_values
 
         keys = kw_values(f, coll)
-        if keys is not None and not set(map(type, keys)) <= _PLAIN_KEY_TYPES:
+        if not set(map(type, keys)) <= _PLAIN_KEY_TYPES:
             keys = [_guard_key(k) for k in keys]
-    pairs = zip(keys, coll) if keys is not None else ((_guard_key(f(x)), x) for x in items)
-    for k, x in pairs:
-        lst = get(k)
-        if lst is None:
-            d[k] = [x]
-        else:
-            lst.append(x)
+        for k, x in zip(keys, coll):
+            d[k].append(x)
+    else:
+        for x in iter_seq(coll, "group-by"):
+            d[_guard_key(f(x))].append(x)
     n = len(d)
     _big(n, "group-by")
-    if n <= SMALL:
-        return FMap({k: pvector(v) for k, v in d.items()})
-    return HMap({k: pvector(v) for k, v in d.items()})
+    return map_of(dict(d))  # each group a list this function owns: a vector, with no copy
 
 
 def _extreme_key(who: str, k: Any, x: Any, more: tuple[Any, ...], want_max: bool) -> Any:

@@ -26,6 +26,7 @@ from ..errors import runtime_error
 from ..registry import builtin
 from ..values import (
     as_key,
+    lookup,
     map_items,
     EMPTY_LIST,
     MAP_TYPES,
@@ -71,6 +72,7 @@ _pymap = builtins.map
 _islice = itertools.islice
 _chain = itertools.chain
 
+_SEQUENTIAL_SUM = sys.version_info < (3, 12)  # builtin sum adds floats one after another
 _REAL = frozenset({PList, PVector, MapEntry, list, tuple})  # realized, indexable, len() known
 _SEQUENTIAL = frozenset({PList, PVector, MapEntry, LazySeq, list, tuple})
 RANGE_REALIZE_MAX = 100_000  # ranges up to this many items are realized lists
@@ -138,23 +140,14 @@ def _clamp(n: int) -> int:
     return n if n <= sys.maxsize else sys.maxsize
 
 
-def kw_values(k: Keyword, rows: Any) -> list[Any] | None:
-    """[(k row) for row in rows] without a Python call per row, when every row is a map
-    (None otherwise: the caller then takes the generic path); the same result as `lookup`."""
-    kinds = set(_pymap(type, rows))
-    if kinds == _HOST_ROWS:
-        return list(_pymap(operator.methodcaller("get", k.hk), rows))
-    if kinds <= _PTC_ROWS:
-        return list(_pymap(operator.methodcaller("get", k), rows))
-    if kinds <= _ANY_ROWS:
-        hk = k.hk
-        return [r.get(hk) if type(r) is dict else r.get(k) for r in rows]
-    return None
+def kw_values(k: Keyword, rows: Any) -> list[Any]:
+    """[(k row) for row in rows] without a Python call per map row (the same result as
+    `lookup`): one dict probe per host or small PTC map."""
+    hk = k.hk
+    return [r.get(hk) if type(r) is _dict else (r.get(k) if type(r) is FMap else lookup(r, k)) for r in rows]
 
 
-_HOST_ROWS = frozenset({dict})
-_PTC_ROWS = frozenset({FMap, HMap})
-_ANY_ROWS = _HOST_ROWS | _PTC_ROWS
+_dict = dict
 
 
 _TAG_F, _TAG_B, _TAG_S, _TAG_M, _TAG_SET = (object() for _ in range(5))
@@ -195,11 +188,7 @@ def _eq_key(x: Any) -> Any:
 def _map_realized(f: Any, coll: Any) -> Any:
     """(f item) for each item of a realized collection (a keyword reads every row at C speed)."""
     _charge(len(coll))
-    if type(f) is Keyword:
-        vals = kw_values(f, coll)
-        if vals is not None:
-            return vals
-    return _pymap(f, coll)
+    return kw_values(f, coll) if type(f) is Keyword else _pymap(f, coll)
 
 
 @builtin("map", args=("[f]", "[f coll]", "[f c1 c2 & colls]"), category="sequences",
@@ -253,8 +242,7 @@ def _select(pred: Any, coll: Any, who: str, want: bool) -> Any:
     pred = as_fn(pred, who)
     t = type(coll)
     if t in _REAL:
-        vals = kw_values(pred, coll) if type(pred) is Keyword else None
-        results = _pymap(pred, coll) if vals is None else vals
+        results = kw_values(pred, coll) if type(pred) is Keyword else _pymap(pred, coll)
         out = [x for x, r in zip(coll, results) if (r is not None and r is not False) is want]
         _charge(len(out))
         return out
@@ -300,8 +288,7 @@ def keep(f: Any, coll: Any = _NO) -> Any:
     f = as_fn(f, "keep")
     t = type(coll)
     if t in _REAL:
-        vals = kw_values(f, coll) if type(f) is Keyword else None
-        out = [r for r in (_pymap(f, coll) if vals is None else vals) if r is not None]
+        out = [r for r in (kw_values(f, coll) if type(f) is Keyword else _pymap(f, coll)) if r is not None]
         _charge(len(out))
         return PList(out)
     gen = (r for r in _pymap(f, iter_seq(coll, "keep")) if r is not None)
@@ -362,7 +349,8 @@ def _plus_fn() -> Any:
 
 def _sum_fast(a: Any, b: Any) -> Any:
     """(reduce + ...) over a realized collection of plain numbers, in C: the same sequential
-    left-to-right additions as calling + repeatedly (not Python's compensated sum)."""
+    left-to-right additions as calling + repeatedly. Python's `sum` does exactly that up to
+    3.11; from 3.12 it compensates float rounding, so there functools.reduce adds instead."""
     if b is _NO:
         init, coll = _NO, a
     else:
@@ -378,9 +366,8 @@ def _sum_fast(a: Any, b: Any) -> Any:
     if init is _NO:
         if not coll:
             return 0
-        r = functools.reduce(operator.add, coll)
-    else:
-        r = functools.reduce(operator.add, coll, init)
+        init, coll = coll[0], _islice(coll, 1, None)
+    r = sum(coll, init) if _SEQUENTIAL_SUM else functools.reduce(operator.add, coll, init)
     if type(r) is int:
         context.check_int(r)
     return r
@@ -1056,9 +1043,7 @@ def sort_by(keyfn: Any, a: Any, b: Any = _NO) -> PList:
         comp, coll = a, b
     keyfn = as_fn(keyfn, "sort-by")
     items = _items(coll, "sort-by")
-    keys = kw_values(keyfn, items) if type(keyfn) is Keyword else None
-    if keys is None:
-        keys = list(_pymap(keyfn, items))
+    keys = kw_values(keyfn, items) if type(keyfn) is Keyword else list(_pymap(keyfn, items))
     return _sorted(list(items), keys, comp, "sort-by")
 
 

@@ -78,9 +78,7 @@ def _values(key: Any, rows: Any, who: str) -> list[Any]:
     if type(key) is Keyword:
         from .core_sequences import kw_values
 
-        vals = kw_values(key, rows)
-        if vals is not None:
-            return vals
+        return kw_values(key, rows)
     return list(map(_keyfn(key, who), rows))
 
 

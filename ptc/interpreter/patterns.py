@@ -1,0 +1,241 @@
+"""Shapes of analyzed code that the compiler turns into faster Python: pure functions of nodes.
+
+Each recognizer answers "is this node that shape, and what are its parts?"; the compiler
+(compiler.py) decides what to emit. Keeping them apart keeps the code generator about code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from . import nodes as n
+from . import values as v
+
+# -- map/filter/remove/keep chains -------------------------------------------------------
+
+_STAGES = {"map": "map", "mapv": "map", "filter": "filter", "filterv": "filter", "remove": "remove", "keep": "keep"}
+
+
+def stage_of(node: n.Node) -> tuple[str, n.Node, n.Node] | None:
+    """(kind, fn, coll) when node is `(map|mapv|filter|filterv|remove|keep f coll)`."""
+    if type(node) is not n.Call or type(node.fn) is not n.BuiltinRef or len(node.args) != 2:
+        return None
+    kind = _STAGES.get(node.fn.builtin.qualified)
+    return None if kind is None else (kind, node.args[0], node.args[1])
+
+
+def inlinable(f: n.Node) -> bool:
+    """A stage fn a fused loop evaluates in place: a literal one-argument fn, or a keyword."""
+    if type(f) is n.Const:
+        return type(f.value) is v.Keyword  # type: ignore[attr-defined]
+    if type(f) is not n.Fn or len(f.arities) != 1 or f.self_binding is not None:
+        return False
+    a = f.arities[0]
+    return a.rest is None and not a.has_recur and len(a.params) == 1
+
+
+# -- reduce with a private accumulator ----------------------------------------------------
+
+
+def transient_update(body: n.Node, acc: n.Binding) -> tuple[str, list[n.Node]] | None:
+    """("assoc", [k, v]) or ("conj", [x]) when body is `(assoc acc k v)` / `(conj acc x)` and
+    acc appears nowhere else in it (so no other code can observe the accumulator)."""
+    if type(body) is not n.Call or type(body.fn) is not n.BuiltinRef:
+        return None
+    name = body.fn.builtin.qualified
+    args = body.args
+    if not args or type(args[0]) is not n.Local or args[0].binding is not acc:
+        return None
+    rest = args[1:]
+    if any(mentions(x, acc) for x in rest):
+        return None
+    if name == "assoc" and len(rest) == 2:
+        return "assoc", rest
+    if name == "conj" and len(rest) == 1:
+        return "conj", rest
+    return None
+
+
+def mentions(node: Any, binding: n.Binding) -> bool:
+    """Whether node refers to binding anywhere (conservatively true for unknown shapes)."""
+    return any(isinstance(x, n.Local) and (x.binding is binding or x.binding.box is binding)
+               or isinstance(x, n.Fn) and id(binding) in x.captures for x in walk(node))
+
+
+def walk(node: Any) -> Any:
+    """Every node, clause and arity under node (node included), in no particular order."""
+    stack: list[Any] = [node]
+    while stack:
+        x = stack.pop()
+        yield x
+        if isinstance(x, n.Fn):
+            stack.extend(a.body for a in x.arities)
+        elif isinstance(x, (n.Node, n.ForClause, n.Arity)):
+            for val in vars(x).values():
+                if isinstance(val, (n.Node, n.ForClause, n.Arity)):
+                    stack.append(val)
+                elif isinstance(val, (list, tuple)):
+                    for item in val:
+                        if isinstance(item, (n.Node, n.ForClause, n.Arity)):
+                            stack.append(item)
+                        elif isinstance(item, tuple):
+                            stack.extend(i for i in item if isinstance(i, (n.Node, n.Fn)))
+
+
+# -- counted loops ------------------------------------------------------------------------
+
+
+@dataclass
+class CountedLoop:
+    """`(loop [i i0 ...] (if (< i n) (recur (inc i) ...) done))` and its variants: i steps by
+    `step` (+1 or -1) while `(op i bound)` holds, every recur passing `(inc i)`/`(dec i)`;
+    `body` is the branch that recurs (on every path) and `done` the one that ends the loop."""
+
+    counter: n.Binding
+    step: int
+    op: str  # "<", "<=", ">", ">=", "!=": the condition under which the loop goes on
+    bound: n.Node  # a constant or a local the loop does not rebind
+    body: n.Node
+    done: n.Node
+
+
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "=": "="}
+_NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "=": "!="}
+
+
+def counted_loop(loop: n.Loop) -> CountedLoop | None:
+    body = loop.body
+    if type(body) is not n.If or not loop.bindings:
+        return None
+    targets = [b for b, _ in loop.bindings]
+    cond = _comparison(body.test, targets)
+    if cond is None:
+        return None
+    counter, op, bound = cond
+    if _recurs_on_every_path(body.then, targets):
+        go, done = body.then, body.else_
+    elif _recurs_on_every_path(body.else_, targets):
+        go, done, op = body.else_, body.then, _NEGATE[op]
+    else:
+        return None
+    if any(_is_recur_to(x, targets) for x in walk(done)):
+        return None
+    index = targets.index(counter)
+    steps = {_step_of(r.args[index], counter) for r in walk(go) if _is_recur_to(r, targets)}
+    if len(steps) != 1 or None in steps:
+        return None
+    step = steps.pop()
+    if op not in (("<", "<=", "!=") if step > 0 else (">", ">=", "!=")):
+        return None  # a loop that never ends or never starts: left to the general loop
+    return CountedLoop(counter, step, op, bound, go, done)  # type: ignore[arg-type]
+
+
+def _comparison(test: n.Node, targets: list[n.Binding]) -> tuple[n.Binding, str, n.Node] | None:
+    """(counter, op, bound) for `(op counter bound)`, `(op bound counter)` (flipped), `(zero? i)`
+    and `(pos? i)`, with bound a loop-invariant constant or local."""
+    if type(test) is not n.Call or type(test.fn) is not n.BuiltinRef:
+        return None
+    name = test.fn.builtin.qualified
+    args = test.args
+    if name in ("zero?", "pos?") and len(args) == 1 and _is_target(args[0], targets):
+        return args[0].binding, ("=" if name == "zero?" else ">"), n.Const(test.line, test.col, 0)  # type: ignore[attr-defined]
+    if name not in ("<", "<=", ">", ">=", "=") or len(args) != 2:
+        return None
+    a, b = args
+    if _is_target(a, targets) and _invariant(b, targets):
+        return a.binding, name, b  # type: ignore[attr-defined]
+    if _is_target(b, targets) and _invariant(a, targets):
+        return b.binding, _FLIP[name], a  # type: ignore[attr-defined]
+    return None
+
+
+def _is_target(x: n.Node, targets: list[n.Binding]) -> bool:
+    return type(x) is n.Local and x.binding in targets  # type: ignore[attr-defined]
+
+
+def _invariant(x: n.Node, targets: list[n.Binding]) -> bool:
+    if type(x) is n.Const:
+        return type(x.value) is int  # type: ignore[attr-defined]
+    return type(x) is n.Local and x.binding not in targets and x.binding.box is None  # type: ignore[attr-defined]
+
+
+def _step_of(arg: n.Node, counter: n.Binding) -> int | None:
+    """+1 for `(inc i)`/`(+ i 1)`/`(+ 1 i)`, -1 for `(dec i)`/`(- i 1)`, else None."""
+    if type(arg) is not n.Call or type(arg.fn) is not n.BuiltinRef:
+        return None
+    name, args = arg.fn.builtin.qualified, arg.args
+
+    def is_i(x: n.Node) -> bool:
+        return type(x) is n.Local and x.binding is counter  # type: ignore[attr-defined]
+
+    def is_one(x: n.Node) -> bool:
+        return type(x) is n.Const and type(x.value) is int and x.value == 1  # type: ignore[attr-defined]
+
+    if name in ("inc", "dec") and len(args) == 1 and is_i(args[0]):
+        return 1 if name == "inc" else -1
+    if name == "+" and len(args) == 2 and (is_i(args[0]) and is_one(args[1]) or is_one(args[0]) and is_i(args[1])):
+        return 1
+    if name == "-" and len(args) == 2 and is_i(args[0]) and is_one(args[1]):
+        return -1
+    return None
+
+
+def _is_recur_to(x: Any, targets: list[n.Binding]) -> bool:
+    return type(x) is n.Recur and recurs_to(x, targets)
+
+
+def recurs_to(r: n.Recur, targets: list[n.Binding]) -> bool:
+    """Whether recur r jumps to the loop whose bindings are targets (bindings are unique)."""
+    return len(r.targets) == len(targets) and bool(targets) and r.targets[0] is targets[0]
+
+
+def _recurs_on_every_path(node: n.Node, targets: list[n.Binding]) -> bool:
+    """Every way out of node is a recur to this loop or an exit (return, fail, throw)."""
+    t = type(node)
+    if t is n.Recur:
+        return recurs_to(node, targets)  # type: ignore[arg-type]
+    if t in (n.Return, n.Fail, n.Throw):
+        return True
+    if t is n.If:
+        return _recurs_on_every_path(node.then, targets) and _recurs_on_every_path(node.else_, targets)  # type: ignore[attr-defined]
+    if t is n.Do:
+        return _recurs_on_every_path(node.body[-1], targets)  # type: ignore[attr-defined]
+    if t is n.Let or t is n.Letfn:
+        return _recurs_on_every_path(node.body, targets)  # type: ignore[attr-defined]
+    if t is n.Case:
+        return node.default is not None and _recurs_on_every_path(node.default, targets) and \
+            all(_recurs_on_every_path(body, targets) for _, body in node.clauses)  # type: ignore[attr-defined]
+    return False
+
+
+def integer_accumulators(loop: n.Loop, c: CountedLoop) -> list[n.Binding]:
+    """The loop's other bindings that stay integers once they start as integers: every recur
+    gives them `+`, `-`, `inc` or `dec` of integers (the counter, integer constants, or each
+    other). A counted loop whose accumulators start as integers runs with no type checks."""
+    targets = [b for b, _ in loop.bindings]
+    recurs = [r for r in walk(c.body) if _is_recur_to(r, targets)]
+    ints = {b for b in targets if b is not c.counter}
+    changed = True
+    while changed:
+        changed = False
+        for b in list(ints):
+            i = targets.index(b)
+            if not all(_integer_closed(r.args[i], ints | {c.counter}) for r in recurs):
+                ints.discard(b)
+                changed = True
+    return [b for b in targets if b in ints]
+
+
+def _integer_closed(x: n.Node, ints: set[n.Binding]) -> bool:
+    """An integer whenever the locals in ints hold integers."""
+    t = type(x)
+    if t is n.Const:
+        return type(x.value) is int  # type: ignore[attr-defined]
+    if t is n.Local:
+        return x.binding in ints  # type: ignore[attr-defined]
+    if t is n.Call and type(x.fn) is n.BuiltinRef:  # type: ignore[attr-defined]
+        name, args = x.fn.builtin.qualified, x.args  # type: ignore[attr-defined]
+        if (name in ("+", "-") and len(args) == 2) or (name in ("inc", "dec") and len(args) == 1):
+            return all(_integer_closed(a, ints) for a in args)
+    return False
