@@ -17,8 +17,8 @@ from typing import Any, Callable, Iterator
 
 from . import nodes as n
 from . import values as v
-from .patterns import (CountedLoop, counted_loop, inlinable, integer_accumulators, recurs_to, stage_of,
-                       transient_update)
+from .patterns import (CountedLoop, GroupedFold, counted_loop, grouped_fold, inlinable, integer_accumulators,
+                       recurs_to, stage_of, transient_update)
 from .registry import Builtin
 
 _MARK = "\x01"
@@ -124,6 +124,8 @@ class Compiler:
         self.counting: list[tuple[list[n.Binding], n.Binding]] = []  # counted loops being compiled
         self.known_ints: set[str] = set()  # locals that hold an integer where the code is emitted
         self.unchecked_ints = False  # integer + and - need no size check (done per chunk)
+        # a row local -> the local that holds whether the row is a host dict
+        self.row_is_dict: dict[str, str] = {}
 
     # -- naming ---------------------------------------------------------------------
 
@@ -421,6 +423,9 @@ class Compiler:
         ptc_map = f"{t}.get({k}{dflt}) if type({t}) is _FMap else _lookup({self.mark(node)}{t}, {k}{dflt})"
         if type(key.hk) is not str:  # a name JSON cannot spell: host dicts never hold it
             return f"({t}.get({k}{dflt}) if type({bind}) is _FMap else _lookup({self.mark(node)}{t}, {k}{dflt}))"
+        is_dict = self.row_is_dict.get(target)
+        if is_dict is not None:  # the row's type was tested once
+            return f"({t}.get({key.hk!r}{dflt}) if {is_dict} else {ptc_map})"
         return f"({t}.get({key.hk!r}{dflt}) if type({bind}) is dict else {ptc_map})"
 
     def fused(self, node: n.Call, fn: _Func, b: Builtin) -> str | None:
@@ -487,6 +492,100 @@ class Compiler:
                 fv = self.fn(f) if type(f) is n.Fn else self.const(f.value)  # type: ignore[arg-type,attr-defined]
             slow = f"{self.builtin(call.fn.builtin)}({self.mark(call)}{fv}, {slow})"  # type: ignore[attr-defined]
         return f"({'_vec' if vector else '_plist'}({comp}) if type({src} := {evaluated[-1]}) in _FUSE_REAL else {slow})"
+
+    def grouped(self, node: n.Call, g: GroupedFold, fn: _Func) -> str:
+        """`(update-vals (group-by k coll) (fn [g] (reduce f (map h g))))` and the like in one
+        pass over coll: each item's key picks its group's accumulator, and the item is folded
+        in at once, in the order the groups would hold it (see patterns.grouped_fold). No
+        groups are built, and each item is read once."""
+        called = [f for f in (g.key, *[f for _, f in g.stages], g.f) if f is not None and not inlinable(f)
+                  and not (f is g.f and _is_plus(f))]
+        evaluated = self.args([g.key] + [g.coll] if g.key in called else [g.coll], fn)
+        fn_text: dict[int, str] = {}
+        for f in called:
+            t = fn.tmp()
+            fn.emit(f"{t} = {evaluated[0] if f is g.key else self.expr(f, fn)}", f)
+            fn.emit(f"if not callable({t}): {t} = _fnof({t})")
+            fn_text[id(f)] = t
+        r, acc, src, chunk, x, k, cell, a, is_dict = (fn.tmp() for _ in range(9))
+        fn.emit(f"{acc} = {{}}")  # key -> [accumulator], in the order keys first appear
+        fn.emit(f"if type({src} := {evaluated[-1]}) in _FUSE_REAL:", node)
+        with fn.block():
+            fn.emit(f"for {chunk} in _chunks({src}):")
+            with fn.block():
+                fn.emit(f"for {x} in {chunk}:")
+                with fn.block():
+                    fn.emit(f"{is_dict} = type({x}) is dict")  # one type test per row, not per key
+                    self.row_is_dict[x] = is_dict
+                    key = self._apply(g.key, x, fn, fn_text)
+                    fn.emit(f"{k} = {key}")
+                    fn.emit(f"if type({k}) not in _KEYT: {k} = _as_key({k})")
+                    start = "0" if g.fold == "count" else ("_NOVAL" if g.init is None else self.expr(g.init, fn))
+                    fn.emit(f"{cell} = {acc}.get({k})")
+                    fn.emit(f"if {cell} is None: {acc}[{k}] = {cell} = [{start}]")
+                    fn.emit(f"{a} = {cell}[0]")
+                    builtin_f = type(g.f) is n.BuiltinRef and "reduced" not in g.f.builtin.name  # type: ignore[attr-defined]
+                    if g.fold == "reduce" and not builtin_f:  # a builtin never ends a reduce early
+                        fn.emit(f"if type({a}) is _Reduced: continue")
+                    item = x
+                    for kind, f in g.stages:
+                        value = self._apply(f, item, fn, fn_text)
+                        if kind in ("filter", "remove"):
+                            test = self.truth_of(value, f.arities[0].body if type(f) is n.Fn and id(f) not in fn_text
+                                                 else node, fn)  # type: ignore[attr-defined]
+                            fn.emit(f"if not {test}: continue" if kind == "filter" else f"if {test}: continue")
+                        else:
+                            item = fn.tmp()
+                            fn.emit(f"{item} = {value}")
+                            if kind == "keep":
+                                fn.emit(f"if {item} is None: continue")
+                    self.row_is_dict.clear()
+                    if g.fold == "count":
+                        fn.emit(f"{cell}[0] = {a} + 1")
+                    else:
+                        if g.init is None:
+                            fn.emit(f"if {a} is _NOVAL:")
+                            with fn.block():
+                                fn.emit(f"{cell}[0] = {item}")
+                                fn.emit("continue")
+                        fn.emit(f"{cell}[0] = {self._fold_step(g.f, a, item, fn, fn_text)}")  # type: ignore[arg-type]
+            v_ = fn.tmp()
+            if g.fold == "count":
+                fn.emit(f"_grown(len({acc})); {r} = _map_of({{{k}: {v_}[0] for {k}, {v_} in {acc}.items()}})")
+            else:
+                f0 = fn_text.get(id(g.f)) or (self.builtin(g.f.builtin) if type(g.f) is n.BuiltinRef  # type: ignore[union-attr]
+                                              else self.fn(g.f))  # type: ignore[arg-type]
+                fn.emit(f"_grown(len({acc})); {r} = _map_of({{{k}: ({f0}() if ({v_} := {cell}[0]) is _NOVAL else "
+                        f"{v_}.val if type({v_}) is _Reduced else {v_}) for {k}, {cell} in {acc}.items()}})")
+        fn.emit("else:")
+        with fn.block():
+            key_fn = fn_text.get(id(g.key)) or (self.fn(g.key) if type(g.key) is n.Fn else self.expr(g.key, fn))
+            grouping = f"{self.builtin(g.group_by.fn.builtin)}({self.mark(g.group_by)}{key_fn}, {src})"  # type: ignore[attr-defined]
+            fn.emit(f"{r} = {self.builtin(node.fn.builtin)}({self.mark(node)}{grouping}, {self.fn(g.fn)})", node)  # type: ignore[attr-defined]
+        return r
+
+    def _apply(self, f: n.Node, item: str, fn: _Func, fn_text: dict[int, str]) -> str:
+        """The value of one-argument fn f on item, as an expression (statements emitted first)."""
+        if id(f) in fn_text:
+            return f"{fn_text[id(f)]}({item})"
+        if type(f) is n.Const:
+            return self.keyword_lookup(fn, f, item, f.value, None)  # type: ignore[attr-defined]
+        p = f.arities[0].params[0].py  # type: ignore[attr-defined]
+        fn.emit(f"{p} = {item}")
+        if item in self.row_is_dict:  # the param is the same row
+            self.row_is_dict[p] = self.row_is_dict[item]
+        return self.expr(f.arities[0].body, fn)  # type: ignore[attr-defined]
+
+    def _fold_step(self, f: n.Node, acc: str, item: str, fn: _Func, fn_text: dict[int, str]) -> str:
+        """(f acc item) as an expression: `+` inline, a literal fn's body inline, else a call."""
+        if id(f) in fn_text:
+            return f"{fn_text[id(f)]}({acc}, {item})"
+        if type(f) is n.Fn:
+            p1, p2 = f.arities[0].params
+            fn.emit(f"{p1.py}, {p2.py} = {acc}, {item}")
+            return self.expr(f.arities[0].body, fn)
+        a, b = (n.Local(f.line, f.col, n.Binding(name, py, 0)) for name, py in (("acc", acc), ("item", item)))
+        return self.expr(n.Call(f.line, f.col, f, [a, b]), fn)
 
     def _stage_value(self, f: n.Node, var: str | None, chunk: str, fn: _Func,
                      fn_text: dict[int, str]) -> tuple[str, str, str]:
@@ -582,6 +681,10 @@ class Compiler:
             fused = self.fused(node, fn, head.builtin)
             if fused is not None:
                 return fused
+        if type(head) is n.BuiltinRef and head.builtin.qualified == "update-vals":
+            fold = grouped_fold(node)
+            if fold is not None:
+                return self.grouped(node, fold, fn)
         if type(head) is n.BuiltinRef:
             inline = _INLINE.get(head.builtin.qualified)
             if inline is not None:
@@ -866,6 +969,10 @@ class Compiler:
 
 
 _FUSABLE = frozenset({"map", "mapv", "filter", "filterv", "remove", "keep", "reduce"})
+
+
+def _is_plus(f: n.Node) -> bool:
+    return type(f) is n.BuiltinRef and f.builtin.qualified == "+"  # type: ignore[attr-defined]
 class _CaseTable(dict):  # type: ignore[type-arg]
     """A case dispatch table (a constant; never a PTC value)."""
 
@@ -947,13 +1054,48 @@ def _numeric_binop(op: str, float_only: bool = False) -> InlineFn:
         else:
             checks = [f"type({pa or a}) in _NUMT"] if not a_const else ([f"{pa} is not _NOVAL"] if pa else [])
             test = " and ".join(checks + ([f"type({b}) in _NUMT"] if not b_const else [])) or "True"
-        fast = f"{a} {op} {b}"
-        if op in ("+", "-") and ka is int and kb is int and c.unchecked_ints:
-            return fast if not (pa or pb) else None  # sizes are checked after each chunk
-        if op in ("+", "-"):  # keep the integer-size limit: results past it go through _big
-            r = fn.tmp()
-            fast = f"({r} if {-_FAST_INT} < ({r} := {fast}) < {_FAST_INT} else _big({r}))"
-        return f"({fast} if {test} else {slow}{a}, {b}))"
+        return f"({a} {op} {b} if {test} else {slow}{a}, {b}))"
+
+    return inline
+
+
+def _additive(op: str) -> InlineFn:
+    """`a + b` / `a - b` on numbers: with a float operand the result needs no check; two
+    integers go through the integer-size limit (results past _FAST_INT through _big), except
+    inside a counted loop's unchecked section, where sizes are checked after each chunk."""
+
+    def inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
+        if len(args) != 2:
+            return None
+        if type(_const_of(node.args[0])) in (int, float) and type(_const_of(node.args[1])) in (int, float):
+            return None
+        ka, kb = c.number_kind(node.args[0], args[0]), c.number_kind(node.args[1], args[1])
+        (pa, a), (pb, b) = _bind_simple(fn, args[0]), _bind_simple(fn, args[1])
+        A, B = pa or a, pb or b  # each operand's first use evaluates it (a first)
+        plain = f"{a} {op} {b}"
+        if ka is int and kb is int and c.unchecked_ints:
+            return f"({A}, {B}) and {plain}" if pa or pb else plain
+        r = fn.tmp()
+        checked = f"({r} if {-_FAST_INT} < ({r} := {plain}) < {_FAST_INT} else _big({r}))"
+        slow = f"{c.builtin(node.fn.builtin)}({c.mark(node)}{a}, {b})"  # type: ignore[attr-defined]
+        ta, tb = fn.tmp(), fn.tmp()
+        if ka is float or kb is float:
+            other = B if ka is float else A
+            test = f"type({other}) in _NUMT" if (ka is None or kb is None) else "True"
+            return f"({plain} if {test} else {slow})"
+        if ka is int and kb is int:
+            return f"({A}, {B}) and {checked}" if pa or pb else checked
+        if ka is int:
+            return f"({plain} if ({tb} := type({B})) is float else {checked} if {tb} is int else {slow})"
+        if kb is int:
+            return f"({plain} if ({ta} := type({A})) is float else {checked} if {ta} is int else {slow})"
+        if not (pa or pb):
+            return (f"({plain} if (({ta} := type({a})) is float and ({tb} := type({b})) in _NUMT) or "
+                    f"({ta} is int and ({tb} := type({b})) is float) else {checked} if {ta} is int and {tb} is int "
+                    f"else {slow})")
+        return (f"({plain} if ({ta} := type({A})) is not None and ({tb} := type({B})) is not None and "
+                f"({ta} is float and {tb} in _NUMT or {ta} is int and {tb} is float) else {checked} "
+                f"if {ta} is int and {tb} is int else {slow})")
 
     return inline
 
@@ -979,8 +1121,10 @@ def _float_product_test(fn: _Func, pa: str, a: str, pb: str, b: str, ka: type | 
     return f"(({ta} := type({A})) is float and type({b}) in _NUMT) or ({ta} is int and type({b}) is float)"
 
 
-for _op, _name in (("+", "+"), ("-", "-"), ("<", "<"), (">", ">"), ("<=", "<="), (">=", ">=")):
-    _INLINE[_name] = _numeric_binop(_op)
+for _op in ("<", ">", "<=", ">="):
+    _INLINE[_op] = _numeric_binop(_op)
+_INLINE["+"] = _additive("+")
+_INLINE["-"] = _additive("-")
 
 
 def _inc_dec(op: str) -> InlineFn:
@@ -1052,6 +1196,8 @@ def _eq_inline(negate: bool) -> InlineFn:
             if const is _NO:
                 continue
             other = args[1 - i]
+            if _is_number_literal(other) or other[:1] in "'\"":
+                return None  # a literal compiled from a form (e.g. the last value of a do): let the builtin compare
             if const is None or type(const) is bool or type(const) is v.Keyword:
                 return f"({other} is {'not ' if negate else ''}{args[i]})"
             if type(const) is str:  # only a string equals a string: no type test needed

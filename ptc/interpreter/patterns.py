@@ -239,3 +239,61 @@ def _integer_closed(x: n.Node, ints: set[n.Binding]) -> bool:
         if (name in ("+", "-") and len(args) == 2) or (name in ("inc", "dec") and len(args) == 1):
             return all(_integer_closed(a, ints) for a in args)
     return False
+
+
+# -- grouped folds --------------------------------------------------------------------------
+
+_REFS = (n.Local, n.BuiltinRef, n.GlobalRef, n.Const)  # naming a fn evaluates nothing
+
+
+@dataclass
+class GroupedFold:
+    """`(update-vals (group-by key coll) (fn [g] (reduce f [init] (stages... g))))`, or with
+    `(count (stages... g))`: a fold of each group, which one pass over coll can compute
+    (each group's items are folded in the same order as after grouping)."""
+
+    key: n.Node
+    coll: n.Node
+    group_by: n.Call
+    fn: n.Fn
+    stages: list[tuple[str, n.Node]]  # applied to each item, innermost first
+    fold: str  # "reduce" or "count"
+    f: n.Node | None
+    init: n.Node | None
+
+
+def grouped_fold(call: n.Call) -> GroupedFold | None:
+    if len(call.args) != 2:
+        return None
+    grouping, fn = call.args
+    if not (type(grouping) is n.Call and type(grouping.fn) is n.BuiltinRef
+            and grouping.fn.builtin.qualified == "group-by" and len(grouping.args) == 2):
+        return None
+    if type(fn) is not n.Fn or len(fn.arities) != 1 or fn.self_binding is not None:
+        return None
+    a = fn.arities[0]
+    if a.rest is not None or a.has_recur or len(a.params) != 1:
+        return None
+    g, body = a.params[0], a.body
+    if type(body) is not n.Call or type(body.fn) is not n.BuiltinRef:
+        return None
+    name, args = body.fn.builtin.qualified, body.args
+    if name == "count" and len(args) == 1:
+        f, init, over = None, None, args[0]
+    elif name == "reduce" and len(args) in (2, 3):
+        f, init, over = args[0], (args[1] if len(args) == 3 else None), args[-1]
+        if init is not None and type(init) is not n.Const or mentions(f, g):
+            return None
+    else:
+        return None
+    stages: list[tuple[str, n.Node]] = []
+    while (stage := stage_of(over)) is not None:
+        if mentions(stage[1], g):
+            return None
+        stages.append((stage[0], stage[1]))
+        over = stage[2]
+    if not (type(over) is n.Local and over.binding is g):
+        return None
+    if not all(inlinable(x) or type(x) in _REFS for x in [f, *(s for _, s in stages)] if x is not None):
+        return None  # a fn computed by an expression: evaluated per group, so kept as written
+    return GroupedFold(grouping.args[0], grouping.args[1], grouping, fn, stages[::-1], name, f, init)

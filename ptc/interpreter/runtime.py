@@ -383,7 +383,7 @@ def _reduced_type() -> type:
 
 RT.update({
     "_n": STEP_CHUNK, "_budget": _budget, "_def": _def, "_big": _big, "_chunks": _chunks, "_counted": _counted,
-    "_FUSE_REAL": frozenset({v.PList, v.PVector, v.MapEntry, list, tuple}), "_grown": _grown, "_map_of": v.map_of,
+    "_FUSE_REAL": frozenset({v.PList, v.PVector, v.MapEntry, list, tuple}), "_grown": _grown, "_map_of": v.map_of, "_ABSENT": _NoValue(),
     "_KEYT": frozenset({str, int, float, bool, type(None), v.Keyword}), "_as_key": v.as_key,
     "_MAP_TYPES": frozenset(v.MAP_TYPES), "_VEC_TYPES": frozenset({v.PVector, list, tuple}), "_data": _data,
     "_hist": _hist, "_tool": _tool, "_tool_fn": _tool_fn, "_invoke": _invoke, "_fnof": _fnof, "_tdict": _tdict,
