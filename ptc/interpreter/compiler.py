@@ -121,6 +121,9 @@ class Compiler:
         self.counter = itertools.count(1)
         self.globals_used: dict[str, Any] = {}
         self.depth = 0
+        # Fast paths (inline code, fusion) make code bigger, and CPython compiles big code slowly
+        # (~0.1 ms per line): a huge program gets them for its first calls only.
+        self.fast_paths = _FAST_PATH_BUDGET
         self.counting: list[tuple[list[n.Binding], n.Binding]] = []  # counted loops being compiled
         self.known_ints: set[str] = set()  # locals that hold an integer where the code is emitted
         self.unchecked_ints = False  # integer + and - need no size check (done per chunk)
@@ -677,16 +680,19 @@ class Compiler:
 
     def call(self, node: n.Call, fn: _Func) -> str:
         head = node.fn
-        if type(head) is n.BuiltinRef and head.builtin.qualified in _FUSABLE:
-            fused = self.fused(node, fn, head.builtin)
+        fast = type(head) is n.BuiltinRef and self.fast_paths > 0
+        if fast:
+            self.fast_paths -= 1
+        if fast and head.builtin.qualified in _FUSABLE:  # type: ignore[attr-defined]
+            fused = self.fused(node, fn, head.builtin)  # type: ignore[attr-defined]
             if fused is not None:
                 return fused
-        if type(head) is n.BuiltinRef and head.builtin.qualified == "update-vals":
+        if fast and head.builtin.qualified == "update-vals":  # type: ignore[attr-defined]
             fold = grouped_fold(node)
             if fold is not None:
                 return self.grouped(node, fold, fn)
         if type(head) is n.BuiltinRef:
-            inline = _INLINE.get(head.builtin.qualified)
+            inline = _INLINE.get(head.builtin.qualified) if fast else None
             if inline is not None:
                 args = self.args(node.args, fn)
                 text = inline(self, fn, node, args)
@@ -770,7 +776,7 @@ class Compiler:
     def loop(self, node: n.Loop, fn: _Func) -> str:
         r = fn.tmp()
         self.let_bindings(node.bindings, fn)
-        counted = counted_loop(node)
+        counted = counted_loop(node) if self.fast_paths > 0 else None
         if counted is not None:
             self.counted(node, counted, fn, r)
             fn.emit("else:")
@@ -969,6 +975,7 @@ class Compiler:
 
 
 _FUSABLE = frozenset({"map", "mapv", "filter", "filterv", "remove", "keep", "reduce"})
+_FAST_PATH_BUDGET = 2000  # builtin calls per program that may get inline code
 
 
 def _is_plus(f: n.Node) -> bool:

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Union
 
-from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark import Lark
 
 from . import values as v
 from .errors import PTCError
@@ -65,12 +65,6 @@ _CHAR_NAMES = {
 _STRING_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", '"': '"', "\\": "\\"}
 
 
-@functools.lru_cache(maxsize=1)
-def _parser() -> Lark:
-    grammar = (Path(__file__).parent / "grammar.lark").read_text()
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False)
-
-
 def _unescape(body: str, line: int, col: int) -> str:
     if "\\" not in body:
         return body
@@ -98,140 +92,192 @@ def _unescape(body: str, line: int, col: int) -> str:
     return "".join(out)
 
 
-def _pos(tok: Token) -> tuple[int, int]:
-    return tok.line or 0, tok.column or 0
+# -- atoms: token text -> form ----------------------------------------------------------
 
 
-@v_args(meta=True)
-class _ToForms(Transformer):  # type: ignore[type-arg]
-    """Lark tree -> forms. One method per grammar rule."""
-
-    def start(self, meta: Any, items: list[Any]) -> list[Form]:
-        return [i for i in items if i is not _DISCARDED]
-
-    def _coll(self, kind: str, meta: Any, items: list[Any]) -> Coll:
-        return Coll(kind, [i for i in items if i is not _DISCARDED], meta.line, meta.column)
-
-    def list(self, meta: Any, items: list[Any]) -> Coll:
-        return self._coll("list", meta, items)
-
-    def vector(self, meta: Any, items: list[Any]) -> Coll:
-        return self._coll("vector", meta, items)
-
-    def map(self, meta: Any, items: list[Any]) -> Coll:
-        c = self._coll("map", meta, items)
-        if len(c.items) % 2:
-            raise PTCError("parse", "map literal must contain an even number of forms",
-                           line=meta.line, column=meta.column)
-        return c
-
-    def set(self, meta: Any, items: list[Any]) -> Coll:
-        return self._coll("set", meta, items)
-
-    def discard(self, meta: Any, items: list[Any]) -> Any:
-        return _DISCARDED
-
-    def quote(self, meta: Any, items: list[Any]) -> Coll:
-        form = items[0]
-        if form is _DISCARDED:
-            raise PTCError("parse", "nothing to quote", line=meta.line, column=meta.column)
-        return Coll("list", [Sym("quote", None, meta.line, meta.column), form], meta.line, meta.column)
-
-    def anon_fn(self, meta: Any, items: list[Any]) -> Coll:
-        body = Coll("list", [i for i in items if i is not _DISCARDED], meta.line, meta.column)
-        return expand_anon_fn(body)
-
-    def unsupported(self, meta: Any, items: list[Any]) -> Any:
-        tok = items[0]
-        what = {
-            "@": "deref (@)", "^": "metadata (^)", "`": "syntax quote (`)", "~": "unquote (~)",
-            "~@": "unquote-splicing (~@)", "#'": "var quote (#')",
-        }[str(tok)]
-        raise PTCError("parse", f"{what} is not supported in PTC-Lisp", line=tok.line, column=tok.column,
-                       hint="PTC-Lisp has no atoms, vars, metadata or macros")
-
-    # -- atoms -----------------------------------------------------------------------
-
-    def string(self, meta: Any, items: list[Token]) -> Lit:
-        tok = items[0]
-        line, col = _pos(tok)
-        return Lit(_unescape(str(tok)[1:-1], line, col), line, col)
-
-    def regex(self, meta: Any, items: list[Token]) -> RegexLit:
-        tok = items[0]
-        line, col = _pos(tok)
-        return RegexLit(str(tok)[2:-1], line, col)
-
-    def char(self, meta: Any, items: list[Token]) -> Lit:
-        tok = items[0]
-        line, col = _pos(tok)
-        body = str(tok)[1:]
-        if body in _CHAR_NAMES:
-            return Lit(_CHAR_NAMES[body], line, col)
-        if len(body) == 5 and body[0] == "u":
-            return Lit(chr(int(body[1:], 16)), line, col)
-        if len(body) > 1 and body[0] == "o":
-            return Lit(chr(int(body[1:], 8)), line, col)
-        return Lit(body, line, col)
-
-    def float(self, meta: Any, items: list[Token]) -> Lit:
-        tok = items[0]
-        line, col = _pos(tok)
-        return Lit(float(str(tok).rstrip("M")), line, col)
-
-    def ratio(self, meta: Any, items: list[Token]) -> Lit:
-        tok = items[0]
-        line, col = _pos(tok)
-        num, den = str(tok).split("/")
-        if int(den) == 0:
-            raise PTCError("parse", "Divide by zero in ratio literal", line=line, column=col)
-        q = int(num) / int(den)
-        return Lit(int(q) if int(num) % int(den) == 0 else q, line, col)
-
-    def int(self, meta: Any, items: list[Token]) -> Lit:
-        tok = items[0]
-        line, col = _pos(tok)
-        text = str(tok).rstrip("N")
-        sign = -1 if text.startswith("-") else 1
-        body = text.lstrip("+-")
-        if len(body) > 4000:
-            raise PTCError("parse", "integer literal too long", line=line, column=col)
-        value = int(body, 16) if body[:2] in ("0x", "0X") else int(body)
-        return Lit(sign * value, line, col)
-
-    def symbolic(self, meta: Any, items: list[Token]) -> Lit:
-        tok = items[0]
-        line, col = _pos(tok)
-        return Lit({"##Inf": math.inf, "##-Inf": -math.inf, "##NaN": math.nan}[str(tok)], line, col)
-
-    def keyword(self, meta: Any, items: list[Token]) -> Lit:
-        tok = items[0]
-        line, col = _pos(tok)
-        text = str(tok)
-        if text.startswith("::"):
-            raise PTCError("parse", "auto-resolved keywords (::k) are not supported in PTC-Lisp",
-                           line=line, column=col, hint="use a plain keyword such as :k")
-        return Lit(v.keyword(text[1:]), line, col)
-
-    def symbol(self, meta: Any, items: list[Token]) -> Form:
-        tok = items[0]
-        line, col = _pos(tok)
-        text = str(tok)
-        if text == "nil":
-            return Lit(None, line, col)
-        if text == "true":
-            return Lit(True, line, col)
-        if text == "false":
-            return Lit(False, line, col)
-        if "/" in text and text != "/" and not text.startswith("/"):
-            ns, _, name = text.partition("/")
-            if not name:
-                raise PTCError("parse", f"invalid symbol {text}", line=line, column=col)
-            return Sym(name, ns, line, col)
-        return Sym(text, None, line, col)
+def _string(text: str, line: int, col: int) -> Lit:
+    return Lit(_unescape(text[1:-1], line, col), line, col)
 
 
-_DISCARDED = object()
+def _regex(text: str, line: int, col: int) -> RegexLit:
+    return RegexLit(text[2:-1], line, col)
+
+
+def _char(text: str, line: int, col: int) -> Lit:
+    body = text[1:]
+    if body in _CHAR_NAMES:
+        return Lit(_CHAR_NAMES[body], line, col)
+    if len(body) == 5 and body[0] == "u":
+        return Lit(chr(int(body[1:], 16)), line, col)
+    if len(body) > 1 and body[0] == "o":
+        return Lit(chr(int(body[1:], 8)), line, col)
+    return Lit(body, line, col)
+
+
+def _float(text: str, line: int, col: int) -> Lit:
+    return Lit(float(text.rstrip("M")), line, col)
+
+
+def _ratio(text: str, line: int, col: int) -> Lit:
+    num, den = text.split("/")
+    if int(den) == 0:
+        raise PTCError("parse", "Divide by zero in ratio literal", line=line, column=col)
+    q = int(num) / int(den)
+    return Lit(int(q) if int(num) % int(den) == 0 else q, line, col)
+
+
+def _int(text: str, line: int, col: int) -> Lit:
+    if text.isdigit() and len(text) < 19:  # the common case: a plain small integer
+        return Lit(int(text), line, col)
+    text = text.rstrip("N")
+    sign = -1 if text.startswith("-") else 1
+    body = text.lstrip("+-")
+    if len(body) > 4000:
+        raise PTCError("parse", "integer literal too long", line=line, column=col)
+    value = int(body, 16) if body[:2] in ("0x", "0X") else int(body)
+    return Lit(sign * value, line, col)
+
+
+def _symbolic(text: str, line: int, col: int) -> Lit:
+    return Lit({"##Inf": math.inf, "##-Inf": -math.inf, "##NaN": math.nan}[text], line, col)
+
+
+def _keyword(text: str, line: int, col: int) -> Lit:
+    if text.startswith("::"):
+        raise PTCError("parse", "auto-resolved keywords (::k) are not supported in PTC-Lisp",
+                       line=line, column=col, hint="use a plain keyword such as :k")
+    return Lit(v.keyword(text[1:]), line, col)
+
+
+_NAMED_LITERALS = {"nil": None, "true": True, "false": False}
+
+
+def _symbol(text: str, line: int, col: int) -> Form:
+    if text in _NAMED_LITERALS:
+        return Lit(_NAMED_LITERALS[text], line, col)
+    if "/" in text and text != "/" and not text.startswith("/"):
+        ns, _, name = text.partition("/")
+        if not name:
+            raise PTCError("parse", f"invalid symbol {text}", line=line, column=col)
+        return Sym(name, ns, line, col)
+    return Sym(text, None, line, col)
+
+
+_ATOMS = {"STRING": _string, "REGEX": _regex, "CHAR": _char, "FLOAT": _float, "RATIO": _ratio, "INT": _int,
+          "SYMBOLIC": _symbolic, "KEYWORD": _keyword, "SYMBOL": _symbol}
+_OPENERS = {"LPAR": "list", "LSQB": "vector", "LBRACE": "map", "HASH_LBRACE": "set", "HASH_LPAR": "anon_fn"}
+_CLOSERS_OF = {"RPAR": ("list", "anon_fn"), "RSQB": ("vector",), "RBRACE": ("map", "set")}
+_UNSUPPORTED = {"DEREF": "deref (@)", "META": "metadata (^)", "SYNTAX_QUOTE": "syntax quote (`)",
+                "VAR_QUOTE": "var quote (#')"}
+_DISCARD = "DISCARD"
+
+
+# -- scanning and reading -------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=1)
+def _scanner() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """(token, blank): `token` matches the blanks (whitespace, commas, comments: the grammar's
+    ignored terminals) before one token, each terminal of grammar.lark a named group tried in
+    the order Lark's lexer tries them (priority, then width, then pattern length); `blank`
+    matches blanks alone (the end of a program). grammar.lark stays the one definition of the
+    syntax; tests check this reader against Lark's own parser of it."""
+    lark = Lark((Path(__file__).parent / "grammar.lark").read_text(), parser="lalr")
+    terms = sorted(lark.terminals, key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name))
+    blanks = "|".join(t.pattern.to_regexp() for t in terms if t.name in lark.ignore_tokens)
+    tokens = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in terms if t.name not in lark.ignore_tokens)
+    # atomic: blanks are taken whole, never given back to make a token match (";x" is a comment)
+    return re.compile(f"(?>(?:{blanks})*)(?:{tokens})"), re.compile(f"(?:{blanks})*")
+
+
+class _Frame:
+    """A collection being read: its kind and opening position, its items so far, and the
+    prefixes (quote, discard) waiting for the next complete form."""
+
+    __slots__ = ("kind", "line", "col", "items", "prefixes")
+
+    def __init__(self, kind: str, line: int, col: int) -> None:
+        self.kind, self.line, self.col = kind, line, col
+        self.items: list[Form] = []
+        self.prefixes: list[tuple[str, int, int]] = []
+
+
+def _read(source: str) -> list[Form]:
+    """Tokens -> forms with an explicit stack (no recursion, so nesting depth costs nothing)."""
+    token, blank = _scanner()
+    match = token.match
+    stack = [_Frame("start", 1, 1)]
+    pos, n, line, line_start = 0, len(source), 1, 0
+    while pos < n:
+        m = match(source, pos)
+        if m is None:
+            pos = blank.match(source, pos).end()  # type: ignore[union-attr]
+            line, line_start = _line_of(source, pos)
+            if pos < n:
+                raise _syntax_error(source, f"unexpected character {source[pos]!r}", line, pos - line_start + 1)
+            break
+        name = m.lastgroup
+        start, end = m.span(name)
+        if "\n" in source[pos:start]:  # blanks before the token
+            line += source.count("\n", pos, start)
+            line_start = source.rfind("\n", pos, start) + 1
+        text, col = source[start:end], start - line_start + 1
+        pos = end
+        kind = _OPENERS.get(name)  # type: ignore[arg-type]
+        if kind is not None:
+            stack.append(_Frame(kind, line, col))
+            continue
+        closes = _CLOSERS_OF.get(name)  # type: ignore[arg-type]
+        if closes is not None:
+            frame = stack[-1]
+            if frame.kind not in closes or frame.prefixes:
+                raise _syntax_error(source, f"unexpected {text}", line, col)
+            stack.pop()
+            _add(stack[-1], _collection(frame), source)
+            continue
+        if name == "QUOTE" or name == _DISCARD:
+            stack[-1].prefixes.append((name, line, col))
+            continue
+        if name in _UNSUPPORTED or name == "UNQUOTE":
+            what = _UNSUPPORTED.get(name) or ("unquote-splicing (~@)" if text == "~@" else "unquote (~)")  # type: ignore[arg-type]
+            raise PTCError("parse", f"{what} is not supported in PTC-Lisp", line=line, column=col,
+                           hint="PTC-Lisp has no atoms, vars, metadata or macros")
+        _add(stack[-1], _ATOMS[name](text, line, col), source)  # type: ignore[index]
+        if "\n" in text:  # a string, regex or character spanning lines
+            line += text.count("\n")
+            line_start = source.rfind("\n", start, end) + 1
+    if len(stack) > 1 or stack[0].prefixes:
+        raise _syntax_error(source, "unexpected end of input", line, pos - line_start + 1)
+    return stack[0].items
+
+
+def _line_of(source: str, pos: int) -> tuple[int, int]:
+    """(line, start of that line) of position pos."""
+    return source.count("\n", 0, pos) + 1, source.rfind("\n", 0, pos) + 1
+
+
+def _add(frame: _Frame, form: Form, source: str) -> None:
+    """Add a complete form to frame, through its waiting prefixes: a quote wraps it, a discard
+    drops it (and the prefixes before that discard wait for the next form, as in Clojure)."""
+    while frame.prefixes:
+        prefix, line, col = frame.prefixes.pop()
+        if prefix == _DISCARD:
+            return
+        form = Coll("list", [Sym("quote", None, line, col), form], line, col)
+    frame.items.append(form)
+
+
+def _collection(frame: _Frame) -> Coll:
+    if frame.kind == "anon_fn":
+        return expand_anon_fn(Coll("list", frame.items, frame.line, frame.col))
+    if frame.kind == "map" and len(frame.items) % 2:
+        raise PTCError("parse", "map literal must contain an even number of forms", line=frame.line, column=frame.col)
+    return Coll(frame.kind, frame.items, frame.line, frame.col)
+
+
+def _syntax_error(source: str, message: str, line: int, col: int) -> PTCError:
+    """A bracket or string problem anywhere explains most syntax errors best; else message."""
+    return _bracket_problem(source) or PTCError("parse", message, line=line, column=col)
 
 
 def expand_anon_fn(body: Coll) -> Coll:
@@ -327,40 +373,11 @@ def _bracket_problem(source: str) -> PTCError | None:
     return None
 
 
-def _lark_error(source: str, e: UnexpectedInput) -> PTCError:
-    problem = _bracket_problem(source)
-    if problem is not None:
-        return problem
-    line, col = getattr(e, "line", None), getattr(e, "column", None)
-    if isinstance(e, UnexpectedCharacters):
-        ch = source[e.pos_in_stream] if e.pos_in_stream < len(source) else "?"
-        return PTCError("parse", f"unexpected character {ch!r}", line=line, column=col)
-    if isinstance(e, UnexpectedEOF):
-        return PTCError("parse", "unexpected end of input", line=line, column=col)
-    if isinstance(e, UnexpectedToken):
-        tok = e.token
-        return PTCError("parse", f"unexpected {tok!s:.20}", line=tok.line, column=tok.column)
-    return PTCError("parse", str(e).splitlines()[0], line=line, column=col)
-
-
 def read(source: str) -> list[Form]:
     """Parse a program into its top-level forms."""
     if not isinstance(source, str):
         raise PTCError("parse", f"program source must be a string, not {type(source).__name__}")
-    try:
-        tree = _parser().parse(source)
-    except UnexpectedInput as e:
-        raise _lark_error(source, e) from None
-    except RecursionError:
-        raise PTCError("parse", "program is nested too deeply") from None
-    try:
-        return _ToForms().transform(tree)  # type: ignore[no-any-return]
-    except VisitError as e:
-        if isinstance(e.orig_exc, PTCError):
-            raise e.orig_exc from None
-        raise PTCError("parse", f"cannot read program: {e.orig_exc}") from None
-    except RecursionError:
-        raise PTCError("parse", "program is nested too deeply") from None
+    return _read(source)
 
 
 def form_to_value(f: Form) -> Any:
@@ -391,4 +408,4 @@ def read_value(text: str) -> Any:
     return form_to_value(forms[0])
 
 
-__all__ = ["Sym", "Lit", "RegexLit", "Coll", "Form", "read", "read_value", "form_to_value", "Tree"]
+__all__ = ["Sym", "Lit", "RegexLit", "Coll", "Form", "read", "read_value", "form_to_value"]
