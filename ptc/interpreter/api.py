@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import sys
-import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -20,6 +18,7 @@ from .errors import PTCError, limit_error
 from .limits import Limits
 from .reader import read
 from .registry import load_library
+from .tool_calls import Abandoned, abandoned_error, invoke_tool, tool_args
 
 
 @dataclass(frozen=True)
@@ -84,70 +83,6 @@ def _entry(program: CompiledProgram) -> Callable[[], Any]:
     return factory(*program.consts)  # type: ignore[no-any-return]
 
 
-def _await(result: Any) -> Any:
-    """Run an async tool's coroutine to completion, even when called from inside an event loop."""
-    remaining = max(0.0, context.CURRENT.deadline - time.monotonic())
-
-    async def bounded() -> Any:
-        try:
-            return await asyncio.wait_for(result, remaining)
-        except asyncio.TimeoutError:
-            raise limit_error("timeout", context.CURRENT.limits.timeout, "tool call ran too long") from None
-
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(bounded())
-    box: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            box["value"] = asyncio.run(bounded())
-        except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
-            box["error"] = e
-
-    t = threading.Thread(target=target, daemon=True)
-    t.start()
-    t.join(max(0.0, context.CURRENT.deadline - time.monotonic()))
-    if t.is_alive():
-        raise limit_error("timeout", context.CURRENT.limits.timeout, "tool call ran too long")
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
-
-
-def tool_args(args: tuple[Any, ...]) -> Any:
-    """Tool call convention: no args -> {}, one map -> that map, otherwise positional."""
-    if not args:
-        return v.EMPTY_MAP
-    if len(args) == 1 and type(args[0]) in v.MAP_TYPES:
-        return args[0]
-    return v.vec(args)
-
-
-def call_plain_tool(fn: Callable[..., Any], args: Any) -> Any:
-    """Call a plain Python callable: a map becomes keyword arguments (kebab -> snake)."""
-    if type(args) in v.MAP_TYPES:
-        kwargs = {str(k).replace("-", "_"): val for k, val in v.to_python(args).items()}
-        return fn(**kwargs)
-    return fn(*v.to_python(args))
-
-
-def invoke_tool(name: str, tool: Any, args: Any, wait: Callable[[Any], Any]) -> Any:
-    """Call a tool as programs do (inline and for isolated runs alike): `Tool.invoke`, or a
-    plain callable whose result is used as it is when it is JSON-like (see
-    tools.tool.json_result); `wait` runs an async tool's coroutine to its result."""
-    invoke = getattr(tool, "invoke", None)
-    result = invoke(args) if invoke is not None else call_plain_tool(tool, args)
-    if asyncio.iscoroutine(result):
-        result = wait(result)
-    if invoke is None:
-        from ..tools.tool import json_result
-
-        result = json_result(result, f"tool/{name} result")
-    return result
-
-
 def make_tool_caller(tools: Mapping[str, Any], state: context.RunState) -> Callable[[str, tuple[Any, ...]], Any]:
     def call(name: str, raw: tuple[Any, ...]) -> Any:
         if len(state.tool_calls) >= state.limits.max_tool_calls:
@@ -156,7 +91,11 @@ def make_tool_caller(tools: Mapping[str, Any], state: context.RunState) -> Calla
         args = tool_args(raw)
         start = time.perf_counter()
         try:
-            value = v.from_python(invoke_tool(name, tool, args, _await), f"tool/{name} result")
+            value = v.from_python(invoke_tool(name, tool, args, state.deadline), f"tool/{name} result")
+        except Abandoned:
+            err = abandoned_error(name, state.limits.timeout)
+            state.tool_calls.append(ToolCall(name, args, None, err.message, time.perf_counter() - start))
+            raise err from None
         except PTCError as e:
             e.kind = "limit" if e.kind == "limit" else "tool"
             state.tool_calls.append(ToolCall(name, args, None, e.message, time.perf_counter() - start))
@@ -236,8 +175,10 @@ def run(
     ctx = rt.RunContext(user, data_values, hist, tool_map)
     with context.LOCK:
         # The clock starts once the program has the interpreter: waiting for another
-        # program to finish never counts against this one's timeout.
+        # program to finish never counts against this one's timeout. A run nested in another
+        # (a tool's sub-agent) ends by the outer run's deadline at the latest.
         state = context.RunState(limits)
+        state.deadline = min(state.deadline, context.CURRENT.deadline)
         state.call_tool = make_tool_caller(tool_map, state)
         started = time.perf_counter()
         prev_state = context.enter(state)

@@ -74,12 +74,83 @@ def check_memory() -> None:
         raise limit_error("max_memory", st.limits.max_memory, "program holds too much memory")
 
 
+class Loan:
+    """The interpreter lock lent by a run that waits for a tool to the tool's thread."""
+
+    __slots__ = ("key", "count", "active")
+
+    def __init__(self, key: object, count: int) -> None:
+        self.key, self.count, self.active = key, count, True
+
+
+_BORROWED = threading.local()
+
+
+def borrow(loan: Loan | None) -> None:
+    """The current thread (a tool's) runs with the lock that loan lends (None: its own)."""
+    _BORROWED.loan = loan
+
+
+class RunLock:
+    """The interpreter lock: one program runs at a time per process (its state is module
+    globals). Reentrant, for nested runs in one thread, and lendable: while a run waits for a
+    tool running in another thread, that tool may start a run of its own (a sub-agent); when
+    the waiting run stops waiting, it takes the lock back, after any such nested run ended."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition(threading.Lock())
+        self._owner: object = None
+        self._count = 0
+
+    @staticmethod
+    def _key() -> object:
+        loan = getattr(_BORROWED, "loan", None)
+        return loan.key if loan is not None and loan.active else threading.get_ident()
+
+    def acquire(self) -> None:
+        with self._cond:
+            key = self._key()
+            if self._owner == key:
+                self._count += 1
+                return
+            while self._owner is not None:
+                self._cond.wait()
+            self._owner, self._count = key, 1
+
+    def release(self) -> None:
+        with self._cond:
+            self._count -= 1
+            if self._count == 0:
+                self._owner = None
+            self._cond.notify_all()
+
+    __enter__ = acquire
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+    def lend(self) -> Loan | None:
+        """Lend the lock this thread holds (None when it holds none) to a tool's thread."""
+        with self._cond:
+            key = self._key()
+            return Loan(key, self._count) if self._owner == key else None
+
+    def take_back(self, loan: Loan | None) -> None:
+        """End the loan, once every run the borrower started has ended."""
+        if loan is None:
+            return
+        with self._cond:
+            while self._count > loan.count:
+                self._cond.wait()
+            loan.active = False
+
+
 DEFAULT_LIMITS = Limits()
 _IDLE = RunState(DEFAULT_LIMITS)
 _IDLE.deadline = float("inf")
 
 CURRENT: RunState = _IDLE
-LOCK = threading.RLock()
+LOCK = RunLock()
 
 
 def current() -> RunState:

@@ -32,7 +32,6 @@ later run, raises a runtime error asking the program to define it again.
 from __future__ import annotations
 
 import array
-import asyncio
 import atexit
 import contextlib
 import dataclasses
@@ -53,7 +52,6 @@ import time
 from collections.abc import Mapping
 from typing import Any, Sequence
 
-import immutables
 
 try:
     import resource
@@ -64,6 +62,7 @@ from . import context
 from . import values as v
 from .errors import PTCError, limit_error
 from .limits import Limits
+from .tool_calls import Abandoned, abandoned_error, invoke_tool
 
 # -- tuning ---------------------------------------------------------------------------------
 
@@ -178,7 +177,7 @@ def _r_fset(items: list) -> v.FSet:
 
 def _r_hset(items: list) -> v.HSet:
     _want(items, list)
-    return v.HSet(immutables.Map(dict.fromkeys(items, True)))
+    return v.HSet(items)
 
 
 def _r_lazy(items: list) -> v.LazySeq:
@@ -378,10 +377,12 @@ def run_isolated(
     cap = 2 * limits.max_memory + 2 * len(request) + MESSAGE_SLACK
     grace = GRACE_BASE + GRACE_FACTOR * limits.timeout
     host_calls: list[Any] = []
+    printed: tuple[str, ...] = ()  # what the program printed by its last tool call
     child = _spawn()
     finished = False
     try:
-        deadline = time.monotonic() + limits.timeout + grace
+        run_deadline = time.monotonic() + limits.timeout  # until the child reports it compiled
+        deadline = run_deadline + grace  # the host's: the child's own timeout, plus grace
         try:
             _send(child.sock, request, deadline)
         except _ChildGone:
@@ -392,14 +393,18 @@ def run_isolated(
             tag, body = _parse(_recv(child.sock, deadline, cap), limits)
             if tag == "compiled" and not compiled:
                 compiled = True
-                deadline = time.monotonic() + limits.timeout + grace
+                run_deadline = time.monotonic() + limits.timeout
+                deadline = run_deadline + grace
             elif tag == "tool" and calls <= limits.max_tool_calls:
                 calls += 1
-                name, args = body
-                reply = _host_tool_call(tool_map, name, args, calls, limits, host_calls, deadline)
-                _send(child.sock, reply, max(deadline, time.monotonic() + grace))
-                if calls <= limits.max_tool_calls:  # tool time is the host's: give the child its grace
-                    deadline = max(deadline, time.monotonic() + grace)
+                name, args, printed = body
+                try:  # tool time counts against the run's timeout, as inline
+                    reply = _host_tool_call(tool_map, name, args, calls, limits, host_calls, run_deadline)
+                except Abandoned:
+                    child.kill()
+                    err = abandoned_error(str(name), limits.timeout)
+                    raise _with_partial(err, host_calls, mem_in, printed) from None
+                _send(child.sock, reply, deadline)
             elif tag == "ok":
                 finished = True
                 fields, new_mem = body
@@ -417,7 +422,7 @@ def run_isolated(
     except _Timeout:
         child.kill()
         err = limit_error("timeout", limits.timeout, "program ran too long (the isolated process was killed)")
-        raise _with_partial(err, host_calls, mem_in) from None
+        raise _with_partial(err, host_calls, mem_in, printed) from None
     except _ChildGone as gone:
         err = _death_error(child, limits, str(gone))
         raise _with_partial(err, host_calls, mem_in) from None
@@ -479,8 +484,8 @@ def _parse(raw: bytes, limits: Limits) -> tuple[str, Any]:
         if tag == "compiled":
             return tag, None
         if tag == "tool":
-            _, name, args = msg
-            return tag, (name, args)
+            _, name, args, prints = msg
+            return tag, (name, args, strs(prints))
         if tag == "ok":
             _, fields, new_mem = msg
             if type(new_mem) is not dict or not all(type(k) is str for k in new_mem):
@@ -504,10 +509,13 @@ def _parse(raw: bytes, limits: Limits) -> tuple[str, Any]:
         raise _BadMessage(f"{type(e).__name__}: {e}") from None
 
 
-def _with_partial(err: PTCError, host_calls: list[Any], mem_in: dict[str, Any]) -> PTCError:
+def _with_partial(err: PTCError, host_calls: list[Any], mem_in: dict[str, Any],
+                  prints: tuple[str, ...] = ()) -> PTCError:
+    """err with what the host knows of a run it ended: the tool calls, and the lines the
+    program had printed by its last tool call (the child sends them with each call)."""
     from .api import RunResult
 
-    err.partial = RunResult(None, (), tuple(host_calls), mem_in)  # type: ignore[attr-defined]
+    err.partial = RunResult(None, prints, tuple(host_calls), mem_in)  # type: ignore[attr-defined]
     return err
 
 
@@ -538,8 +546,9 @@ def _death_error(child: "_Child", limits: Limits, why: str) -> PTCError:
 
 def _host_tool_call(tool_map: Mapping[str, Any], name: Any, args: Any, calls: int, limits: Limits,
                     host_calls: list[Any], deadline: float) -> bytes:
-    """Run one proxied tool call in the host, exactly as the inline runner would; returns the reply."""
-    from .api import ToolCall, invoke_tool
+    """Run one proxied tool call in the host, exactly as the inline runner would, by the run's
+    deadline; returns the reply (raises Abandoned when the deadline comes first)."""
+    from .api import ToolCall
 
     start = time.perf_counter()
     if not isinstance(name, str) or name not in tool_map:
@@ -549,7 +558,11 @@ def _host_tool_call(tool_map: Mapping[str, Any], name: Any, args: Any, calls: in
         return _dumps(("err", ("limit", e.message, None, None, e.hint), None))
     tool = tool_map[name]
     try:
-        result = invoke_tool(name, tool, args, lambda coro: _await(coro, deadline, limits))
+        result = invoke_tool(name, tool, args, deadline)
+    except Abandoned:
+        host_calls.append(ToolCall(name, args, None, abandoned_error(name, limits.timeout).message,
+                                   time.perf_counter() - start))
+        raise
     except PTCError as e:
         host_calls.append(ToolCall(name, args, None, e.message, time.perf_counter() - start))
         return _dumps(("err", (e.kind, e.message, e.line, e.column, e.hint), None))
@@ -571,26 +584,6 @@ def _host_tool_call(tool_map: Mapping[str, Any], name: Any, args: Any, calls: in
             return _dumps(("err", ("tool", msg, None, None, None), None))
     host_calls.append(ToolCall(name, args, result, None, time.perf_counter() - start))  # host-side record
     return reply
-
-
-def _await(coro: Any, deadline: float, limits: Limits) -> Any:
-    """Run an async tool's coroutine in the host, bounded by the run's deadline."""
-    box: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            box["value"] = asyncio.run(coro)
-        except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
-            box["error"] = e
-
-    t = threading.Thread(target=target, daemon=True)
-    t.start()
-    t.join(max(0.0, deadline - time.monotonic()))
-    if t.is_alive():
-        raise limit_error("timeout", limits.timeout, "tool call ran too long")
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
 
 
 # -- the zygote and its children, seen from the host -----------------------------------------
@@ -940,9 +933,11 @@ def _set_rlimits(limits: Limits, payload: int) -> None:
 
 
 class _ToolStub:
-    """Stands in for a host tool in the child: each call is a round trip to the host."""
+    """Stands in for a host tool in the child: each call is a round trip to the host, which
+    runs the tool and bounds it by the run's deadline (killing the child when it passes)."""
 
     __slots__ = ("name", "sock")
+    bounded_by_host = True
 
     def __init__(self, name: str, sock: socket.socket) -> None:
         self.name = name
@@ -950,7 +945,7 @@ class _ToolStub:
 
     def invoke(self, args: Any) -> Any:
         try:
-            payload = _dumps(("tool", self.name, args))
+            payload = _dumps(("tool", self.name, args, tuple(context.CURRENT.prints)))
         except pickle.PicklingError as e:
             raise PTCError("tool", f"tool/{self.name}: arguments cannot be sent to the host: {e}") from None
         except RecursionError:

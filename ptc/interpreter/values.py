@@ -6,10 +6,10 @@ Representation (chosen for speed on data work, see docs/deviations.md):
 - Keywords and symbols are interned small objects.
 - Lists and realized sequences are `PList` (a tuple); vectors are pyrsistent `PVector`
   (a C persistent vector) or `MapEntry` (a 2-tuple that behaves as a vector).
-- Maps are `FMap` (a frozen dict, insertion-ordered) up to SMALL entries and an
-  `immutables.Map` (a C HAMT, O(log n) assoc) above, so building a big map in a loop is
+- Maps are `FMap` (a frozen dict, insertion-ordered) up to SMALL entries and an `HMap` (a
+  persistent map re-rooted over one plain dict) above, so building a big map in a loop is
   never quadratic while small records keep their field order.
-- Sets follow the same two-tier rule: `FSet` (frozenset) and `HSet` (HAMT backed).
+- Sets follow the same two-tier rule: `FSet` (frozenset) and `HSet` (re-rooted set).
 - Unbounded sequences (`iterate`, `repeat`, `cycle`, `(range)`) are `LazySeq`, realized
   on demand and capped by the collection-size limit.
 - Host data (the JSON-like Python a caller passes as data or a tool returns) is used as it
@@ -28,7 +28,6 @@ import math
 import re
 from typing import Any, Callable, Iterable, Iterator
 
-import immutables
 from pyrsistent import pvector
 
 from .context import check_realized
@@ -371,25 +370,72 @@ class FSet(frozenset):
 
 
 class HSet:
-    """A large immutable set backed by a HAMT, so `conj` in a loop stays O(log n)."""
+    """A large persistent set with set-speed updates in loops, re-rooted like HMap: the newest
+    version owns a plain set, and `conj`/`disj` turn the previous version into an undo record
+    (the item, whether that version held it, the newer version). Building one from a million
+    items is one C call; every version stays immutable and observable."""
 
-    __slots__ = ("_m",)
+    __slots__ = ("_s", "_undo")
 
-    def __init__(self, m: immutables.Map) -> None:
-        self._m = m
+    def __init__(self, items: Iterable[Any] = ()) -> None:
+        self._s: set[Any] | None = set(items)
+        self._undo: tuple[Any, bool, HSet] | None = None
+
+    def _set(self) -> set[Any]:
+        s = self._s
+        return s if s is not None else self._reroot()
+
+    def _reroot(self) -> set[Any]:
+        chain: list[HSet] = []
+        node: HSet = self
+        while node._s is None:
+            chain.append(node)
+            node = node._undo[2]  # type: ignore[index]
+        s = node._s
+        for older in reversed(chain):
+            x, held, newer = older._undo  # type: ignore[misc]
+            holds = x in s
+            if held:
+                s.add(x)
+            else:
+                s.discard(x)
+            newer._s, newer._undo = None, (x, holds, older)
+            older._s, older._undo = s, None
+        return s  # type: ignore[return-value]
+
+    def _version(self, x: Any, held: bool) -> "HSet":
+        """The next version after changing x in the shared set; self keeps how it was."""
+        new = HSet.__new__(HSet)
+        new._s, new._undo = self._s, None
+        self._s, self._undo = None, (x, held, new)
+        return new
+
+    def add(self, x: Any) -> "HSet":
+        s = self._set()
+        if x in s:
+            return self
+        s.add(x)
+        return self._version(x, False)
+
+    def remove(self, x: Any) -> "HSet":
+        s = self._set()
+        if x not in s:
+            return self
+        s.remove(x)
+        return self._version(x, True)
 
     def __contains__(self, k: object) -> bool:
-        return k in self._m
+        return k in self._set()
 
     def __iter__(self) -> Iterator[Any]:
-        return iter(self._m.keys())
+        return iter(list(self._set()))
 
     def __len__(self) -> int:
-        return len(self._m)
+        return len(self._set())
 
     def __hash__(self) -> int:
         key = as_key(self)
-        return hash(frozenset(self._m.keys())) if key is self else hash(key)
+        return hash(frozenset(self._set())) if key is self else hash(key)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, (HSet, FSet, frozenset)):
@@ -399,7 +445,10 @@ class HSet:
     def __call__(self, k: Any, default: Any = None) -> Any:
         if type(k) not in _PLAIN_KEY_TYPES:
             k = as_key(k)
-        return k if k in self._m else default
+        return k if k in self._set() else default
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return (HSet, (list(self._set()),))
 
     def __repr__(self) -> str:
         from .printer import pr_str
@@ -494,7 +543,7 @@ def _too_big(bound: int) -> None:
 def _set_of(s: set[Any] | frozenset[Any]) -> FSet | HSet:
     if len(s) <= SMALL:
         return FSet(s)
-    return HSet(immutables.Map(dict.fromkeys(s, True)))
+    return HSet(s)
 
 
 def make_set(items: Iterable[Any]) -> FSet | HSet:
@@ -522,8 +571,8 @@ def set_conj(s: Any, x: Any) -> FSet | HSet:
     if type(s) is FSet:
         if len(s) < SMALL:
             return FSet(itertools.chain(s, (x,)))
-        return HSet(immutables.Map(dict.fromkeys(itertools.chain(s, (x,)), True)))
-    return HSet(s._m.set(x, True))  # type: ignore[union-attr]
+        return HSet(itertools.chain(s, (x,)))
+    return s.add(x)  # type: ignore[union-attr]
 
 
 def set_disj(s: Any, x: Any) -> FSet | HSet:
@@ -533,10 +582,8 @@ def set_disj(s: Any, x: Any) -> FSet | HSet:
         return s
     if type(s) is FSet:
         return FSet(s - {x})
-    m = s._m.delete(x)  # type: ignore[union-attr]
-    if len(m) <= SMALL:
-        return FSet(m.keys())
-    return HSet(m)
+    r = s.remove(x)  # type: ignore[union-attr]
+    return FSet(r) if len(r) <= SMALL else r
 
 
 PTC_VECTOR_TYPES = (PVector, MapEntry)

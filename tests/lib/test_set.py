@@ -187,3 +187,23 @@ def test_registry():
         assert bi.examples and bi.doc
     assert resolve(None, "union") is None
     assert isinstance(PList(), tuple)
+
+
+def test_big_sets_are_persistent_across_branching_versions() -> None:
+    from ptc.interpreter.values import HSet, set_conj, set_disj
+
+    base = make_set(range(100))
+    assert type(base) is HSet
+    a = set_conj(base, 1000)
+    b = set_disj(base, 5)
+    c = set_conj(a, 2000)
+    d = set_disj(a, 1000)
+    # every version answers as it was made, whichever was touched last
+    for _ in range(2):
+        assert 1000 not in base and 5 in base and len(base) == 100
+        assert 1000 in a and 2000 not in a and len(a) == 101
+        assert 5 not in b and 1000 not in b and len(b) == 99
+        assert {1000, 2000} <= set(c) and len(c) == 102
+        assert 1000 not in d and len(d) == 100 and d == base
+    assert set_conj(a, 1000) is a and set_disj(b, 5) is b
+    assert len(set_disj(make_set(range(17)), 0)) == 16

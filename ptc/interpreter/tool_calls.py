@@ -1,0 +1,139 @@
+"""Calling host tools from programs: the argument convention, and calls bounded by a deadline.
+
+A tool runs in a worker thread while the program's thread waits for it until the run's
+deadline. At the deadline the run stops waiting and fails with a `limit` error: a
+synchronous tool still running is abandoned (its thread finishes in the background and its
+result is dropped), an async tool is cancelled. Inline and isolated runs (whose tools run in
+the host) share this path, so a tool behaves the same under both.
+
+While the program's thread waits, the tool may start a run of its own (a sub-agent): the
+waiting run lends it the interpreter lock (see context.RunLock), and the nested run's
+deadline is never later than the waiting run's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import queue
+import threading
+import time
+from concurrent.futures import Future, TimeoutError as FutureTimeout
+from typing import Any, Callable
+
+from . import context
+from . import values as v
+from .errors import PTCError, limit_error
+
+
+def tool_args(args: tuple[Any, ...]) -> Any:
+    """Tool call convention: no args -> {}, one map -> that map, otherwise positional."""
+    if not args:
+        return v.EMPTY_MAP
+    if len(args) == 1 and type(args[0]) in v.MAP_TYPES:
+        return args[0]
+    return v.vec(args)
+
+
+def call_plain_tool(fn: Callable[..., Any], args: Any) -> Any:
+    """Call a plain Python callable: a map becomes keyword arguments (kebab -> snake)."""
+    if type(args) in v.MAP_TYPES:
+        kwargs = {str(k).replace("-", "_"): val for k, val in v.to_python(args).items()}
+        return fn(**kwargs)
+    return fn(*v.to_python(args))
+
+
+class Abandoned(Exception):
+    """The deadline passed while the tool was still running."""
+
+
+def invoke_tool(name: str, tool: Any, args: Any, deadline: float) -> Any:
+    """The tool's result as JSON-like data (see tools.tool.json_result), computed in a worker
+    thread by `deadline` (time.monotonic()); raises Abandoned when the deadline comes first."""
+    if getattr(tool, "bounded_by_host", False):  # an isolated child's stub: the host bounds the call
+        return tool.invoke(args)
+    remaining = deadline - time.monotonic()
+    if remaining <= 0:
+        raise Abandoned
+    lock = context.LOCK
+    loan = lock.lend()
+    future = _POOL.submit(lambda: _call(name, tool, args, deadline, loan))
+    try:
+        return future.result(timeout=remaining)
+    except FutureTimeout:
+        raise Abandoned from None
+    finally:
+        lock.take_back(loan)
+
+
+def _call(name: str, tool: Any, args: Any, deadline: float, loan: Any) -> Any:
+    """In the worker: invoke the tool, run an async one's coroutine until the deadline."""
+    context.borrow(loan)
+    try:
+        invoke = getattr(tool, "invoke", None)
+        result = invoke(args) if invoke is not None else call_plain_tool(tool, args)
+        if asyncio.iscoroutine(result):
+            result = asyncio.run(_until(result, deadline))
+        if invoke is None:
+            from ..tools.tool import json_result
+
+            result = json_result(result, f"tool/{name} result")
+        return result
+    finally:
+        context.borrow(None)
+
+
+async def _until(coro: Any, deadline: float) -> Any:
+    try:
+        return await asyncio.wait_for(coro, max(0.0, deadline - time.monotonic()))
+    except asyncio.TimeoutError:
+        raise Abandoned from None
+
+
+def abandoned_error(name: str, timeout: float) -> PTCError:
+    return limit_error("timeout", timeout, f"tool/{name} was still running at the deadline (abandoned)")
+
+
+class _Pool:
+    """Daemon threads for tool calls: an idle one takes the next call, else a new one starts.
+    (Abandoned calls keep their thread until they end; daemon threads never block exit.)"""
+
+    def __init__(self) -> None:
+        self._tasks: queue.SimpleQueue[tuple[Callable[[], Any], Future[Any]]] = queue.SimpleQueue()
+        self._idle = 0
+        self._mutex = threading.Lock()
+
+    def submit(self, fn: Callable[[], Any]) -> Future[Any]:
+        future: Future[Any] = Future()
+        with self._mutex:
+            if self._idle:
+                self._idle -= 1
+            else:
+                threading.Thread(target=self._work, name="ptc-tool", daemon=True).start()
+        self._tasks.put((fn, future))
+        return future
+
+    def _work(self) -> None:
+        while True:
+            fn, future = self._tasks.get()
+            if future.set_running_or_notify_cancel():
+                try:
+                    future.set_result(fn())
+                except BaseException as e:  # noqa: BLE001 - handed to the waiting thread
+                    future.set_exception(e)
+            with self._mutex:
+                self._idle += 1
+
+
+_POOL = _Pool()
+
+
+def _after_fork() -> None:
+    global _POOL
+    _POOL = _Pool()  # threads do not survive a fork
+
+
+os.register_at_fork(after_in_child=_after_fork)
+
+
+__all__ = ["tool_args", "call_plain_tool", "invoke_tool", "Abandoned", "abandoned_error"]
