@@ -82,8 +82,6 @@ _UNSUPPORTED_FORMS = {
     "with-out-str": "with-out-str", "intern": "intern", "resolve": "resolve", "ns-resolve": "ns-resolve",
     "requiring-resolve": "requiring-resolve", "alter-var-root": "vars", "time": "time",
     "sh": "shell access", "System/exit": "System/exit",
-    "sorted-map": "sorted maps", "sorted-map-by": "sorted maps", "sorted-set": "sorted sets",
-    "sorted-set-by": "sorted sets", "subseq": "sorted collections", "rsubseq": "sorted collections",
 }
 
 
@@ -137,7 +135,9 @@ class Analyzer:
 
     def _new_binding(self, name: str) -> n.Binding:
         self.st.counter += 1
-        safe = "".join(c if c.isalnum() else "_" for c in name)[:20]
+        # ASCII letters and digits only: every symbol the reader accepts (a², x①, λ...) must give
+        # a valid Python identifier; the counter keeps names unique
+        safe = "".join(c if c.isascii() and c.isalnum() else "_" for c in name)[:20]
         return n.Binding(name, f"l{self.st.counter}_{safe}", len(self.st.fn_stack))
 
     def _temp(self, hint: str = "t") -> n.Binding:

@@ -137,6 +137,8 @@ class _Printer:
                 self.w(" ")
                 self.p(val)
             self.w("}")
+        elif t is v.SortedSet:
+            self.seq("#{", x, "}")
         elif t in v.SET_TYPES:
             self.seq("#{", sorted(x, key=_set_order), "}")
         elif t is _SampleSet:

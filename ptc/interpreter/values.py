@@ -32,6 +32,7 @@ from pyrsistent import pvector
 
 from .context import check_realized
 from .errors import PTCError, runtime_error
+from .sorted import SortedMap, SortedSet
 
 SMALL = 16  # maps/sets with at most this many entries are plain frozen dicts/sets
 
@@ -263,7 +264,7 @@ class HMap:
 
 EMPTY_MAP = FMap()
 PTC_MAP_TYPES = (FMap, HMap)
-MAP_TYPES = (FMap, HMap, dict)  # dict: host data (see host_key)
+MAP_TYPES = (FMap, HMap, dict, SortedMap)  # dict: host data (see host_key)
 
 
 def make_map(pairs: Iterable[tuple[Any, Any]] | dict[Any, Any]) -> FMap | HMap:
@@ -290,6 +291,8 @@ def assoc(m: Any, k: Any, v: Any) -> FMap | HMap:
         k = as_key(k)
     if type(m) is dict:
         m = pmap(m)
+    elif type(m) is SortedMap:
+        return m.assoc(k, v)
     if type(m) is FMap:
         if len(m) < SMALL or k in m:
             n = FMap(m)
@@ -306,6 +309,8 @@ def dissoc(m: Any, k: Any) -> FMap | HMap:
     k = as_key(k)
     if not contains_key(m, k):
         return m
+    if type(m) is SortedMap:
+        return m.dissoc(k)
     if type(m) is dict:
         m = pmap(m)
     if type(m) is FMap:
@@ -458,7 +463,7 @@ class HSet:
 
 EMPTY_SET = FSet()
 PTC_SET_TYPES = (FSet, HSet)
-SET_TYPES = (FSet, HSet, set, frozenset)  # set, frozenset: host data
+SET_TYPES = (FSet, HSet, set, frozenset, SortedSet)  # set, frozenset: host data
 
 
 _SCALAR_KEYS = frozenset({str, int, float, bool, type(None)})
@@ -583,7 +588,7 @@ def set_disj(s: Any, x: Any) -> FSet | HSet:
     if type(s) is FSet:
         return FSet(s - {x})
     r = s.remove(x)  # type: ignore[union-attr]
-    return FSet(r) if len(r) <= SMALL else r
+    return FSet(r) if len(r) <= SMALL and type(r) is HSet else r
 
 
 PTC_VECTOR_TYPES = (PVector, MapEntry)
@@ -665,7 +670,8 @@ class LazySeq:
 SEQ_TYPES = (PList, LazySeq)
 SEQUENTIAL_TYPES = (PList, PVector, MapEntry, LazySeq, list, tuple)
 _HOST_TYPES = frozenset({dict, list, tuple, set, frozenset})
-_KEYED_COLLS = frozenset({PList, PVector, MapEntry, FMap, HMap, FSet, HSet, LazySeq}) | _HOST_TYPES
+_KEYED_COLLS = frozenset({PList, PVector, MapEntry, FMap, HMap, FSet, HSet, LazySeq, SortedMap,
+                          SortedSet}) | _HOST_TYPES
 
 
 class Regex:
@@ -732,7 +738,7 @@ def lookup(m: Any, k: Any, default: Any = None) -> Any:
         return map_get(m, as_key(k), default)
     if type(k) not in _PLAIN_KEY_TYPES:
         k = as_key(k)
-    if t is FMap or t is HMap:
+    if t is FMap or t is HMap or t is SortedMap:
         return m.get(k, default)
     if m is None:
         return default
@@ -752,7 +758,7 @@ def contains_key(m: Any, k: Any) -> bool:
     if type(k) not in _PLAIN_KEY_TYPES:
         k = as_key(k)
     t = type(m)
-    if t is FMap or t is HMap:
+    if t is FMap or t is HMap or t is SortedMap:
         return k in m
     if t is dict:
         return map_get(m, k, _MISSING) is not _MISSING
@@ -903,9 +909,12 @@ _TYPE_NAMES: dict[type, str] = {
     tuple: "vector",
     set: "set",
     frozenset: "set",
+    SortedMap: "map",
+    SortedSet: "set",
 }
 _KNOWN = frozenset(_TYPE_NAMES) | {type(None)}
-_COUNTED = frozenset({str, PList, MapEntry, PVector, LazySeq, FMap, HMap, FSet, HSet}) | _HOST_TYPES
+_COUNTED = frozenset({str, PList, MapEntry, PVector, LazySeq, FMap, HMap, FSet, HSet, SortedMap,
+                      SortedSet}) | _HOST_TYPES
 
 
 def short(x: Any, limit: int = 40) -> str:
@@ -949,7 +958,8 @@ def from_python(x: Any, where: str = "value") -> Any:
 
 
 _JSON_HINT = "tools and data must use JSON-like values: dict, list, str, int, float, bool, None"
-_PTC_TYPES = frozenset({Keyword, Symbol, PList, MapEntry, PVector, FMap, HMap, FSet, HSet, LazySeq, Regex})
+_PTC_TYPES = frozenset({Keyword, Symbol, PList, MapEntry, PVector, FMap, HMap, FSet, HSet, LazySeq, Regex,
+                        SortedMap, SortedSet})
 _ENTERS = _PTC_TYPES | _HOST_TYPES | _SCALAR_KEYS
 
 
@@ -1052,7 +1062,7 @@ def _to_python(v: Any, budget: list[int]) -> Any:
         _spend(budget, len(v))
         return {(k if type(k) is str else _key_to_python(host_key(k))): _to_python(x, budget)
                 for k, x in v.items()}
-    if t is FMap or t is HMap:
+    if t is FMap or t is HMap or t is SortedMap:
         _spend(budget, len(v))
         return {_key_to_python(k): _to_python(x, budget) for k, x in v.items()}
     if t in SET_TYPES or t in _LISTED:
@@ -1108,7 +1118,7 @@ def iter_seq(x: Any, who: str = "seq") -> Iterable[Any]:
         return x
     if x is None:
         return ()
-    if t is FMap or t is HMap:
+    if t is FMap or t is HMap or t is SortedMap:
         return (MapEntry(kv) for kv in x.items())
     if t is dict:
         return (MapEntry((host_key(k), v)) for k, v in x.items())

@@ -763,15 +763,10 @@
 (not-empty {:a 1})
 (get-in [[1 2] [3 4]] [1 1])
 (mapv (fn [[k v]] [v k]) {:a 1})
-;; deviation: no sorted maps or sets in PTC-Lisp => !error
 (into (sorted-map) {:b 2 :a 1 :c 3})
-;; deviation: no sorted maps or sets in PTC-Lisp => !error
 (sorted-set 3 1 2)
-;; deviation: no sorted maps or sets in PTC-Lisp => !error
 (sorted-map :z 1 :a 2)
-;; deviation: no sorted maps or sets in PTC-Lisp => !error
 (first (sorted-map :z 1 :a 2))
-;; deviation: no sorted maps or sets in PTC-Lisp => !error
 (keys (sorted-map :c 1 :a 2 :b 3))
 
 ;; == sequences ==
@@ -1301,7 +1296,6 @@
 (str ##-Inf)
 (pr-str (str/split "a b" #" "))
 (pr-str {:nested {:deep [1 2 {:x "y"}]}})
-;; deviation: no sorted maps or sets in PTC-Lisp => !error
 (pr-str (sorted-map :b 2 :a 1))
 (pr-str [1.0 2.5 -0.0])
 (pr-str {:a nil})

@@ -5,6 +5,7 @@ from . import (  # noqa: F401
     core_predicates,
     core_strings,
     core_collections,
+    core_sorted,
     core_sequences,
     core_functions,
     transducers,

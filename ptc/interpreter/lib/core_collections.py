@@ -18,6 +18,7 @@ from typing import Any
 from .. import context
 from ..errors import runtime_error
 from ..registry import builtin
+from ..sorted import SortedMap, SortedSet
 from ..values import (
     EMPTY_LIST,
     EMPTY_MAP,
@@ -230,6 +231,14 @@ def _map_put_all(m: Any, items: Any, who: str, combine: Any = None) -> Any:
     """m with every entry of `items` (maps, [k v] vectors or nil) added; later wins
     (or combine(old, new) when given and the key exists)."""
     m = pmap(m)
+    if type(m) is SortedMap:  # sorted: the entries in order (all at once when they just replace)
+        if combine is None:
+            return m.merged((as_key(k), v) for item in items for k, v in _map_entries(item, who))
+        for item in items:
+            for k, v in _map_entries(item, who):
+                old = m.get(k, _MISSING)
+                m = m.assoc(k, v if old is _MISSING else combine(old, v))
+        return m
     if type(m) is HMap:  # persistent big map: per-entry set is cheap
         r = m
         for item in items:
@@ -353,6 +362,8 @@ def _into(to: Any, items: Any, who: str = "into") -> Any:
         return _map_put_all(to, iter_seq(items, who), who)
     if t in _SETS:
         src = list(iter_seq(items, who))
+        if t is SortedSet:
+            return to.union(src)
         if t is HSet:
             if len(src) < 256:
                 r = to
@@ -410,7 +421,7 @@ def into(*args: Any) -> Any:
 
 def _assoc1(m: Any, k: Any, v: Any) -> Any:
     t = type(m)
-    if t is FMap or t is dict:
+    if t is FMap or t is dict or t is SortedMap:
         return _massoc(m, k, v)
     if t is HMap:
         r = m.set(as_key(k), v)
@@ -498,6 +509,8 @@ def _update1(m: Any, k: Any, f: Any, args: tuple[Any, ...]) -> Any:
     if t is dict:
         m = pmap(m)
         t = type(m)
+    if t is SortedMap:
+        return m.assoc(k, as_fn(f, "update")(m.get(k), *args))
     if t is FMap or t is HMap:
         old = m.get(k, _MISSING)
         if old is _MISSING:
@@ -820,6 +833,8 @@ def not_empty(coll: Any) -> Any:
          ex=(("(empty [1 2])", "[]"), ("(empty {:a 1})", "{}"), ("(empty '(1))", "()")))
 def empty(coll: Any) -> Any:
     t = type(coll)
+    if t is SortedMap or t is SortedSet:
+        return coll.empty()
     if t in _VECS and t is not MapEntry:
         return EMPTY_VECTOR
     if t in _MAPS:
@@ -1180,8 +1195,12 @@ def disj(s: Any, *ks: Any) -> Any:
          doc="The items of a vector in reverse order, in constant time in Clojure; nil when empty.",
          ex=(("(rseq [1 2 3])", "(3 2 1)"),))
 def rseq(v: Any) -> Any:
+    if type(v) is SortedMap or type(v) is SortedSet:
+        from .core_sorted import reversed_seq
+
+        return reversed_seq(v)
     if type(v) not in VECTOR_TYPES:
-        raise runtime_error(f"rseq: expected a vector, got {type_name(v)}")
+        raise runtime_error(f"rseq: expected a vector or a sorted collection, got {type_name(v)}")
     return PList(reversed(v)) if len(v) else None
 
 

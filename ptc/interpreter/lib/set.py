@@ -11,6 +11,7 @@ from typing import Any
 from .. import context
 from ..errors import runtime_error
 from ..registry import builtin
+from ..sorted import SortedSet
 from ..values import (
     EMPTY_MAP,
     EMPTY_SET,
@@ -34,7 +35,7 @@ from ..values import (
 )
 from .core_collections import _assoc1, dissoc, merge, select_keys
 
-_SETS = (FSet, HSet)  # PTC sets: their members are already keys
+_SETS = (FSet, HSet, SortedSet)  # PTC sets: their members are already keys
 _MAPS = MAP_TYPES
 _BIG = 4096
 
@@ -79,6 +80,8 @@ def union(*sets: Any) -> Any:
     others = [s for s in sets if s is not base and s is not None]
     if not others:
         return base
+    if type(base) is SortedSet:
+        return base.union(x for s in others for x in iter_seq(s, "union"))
     if type(base) is HSet and sum(_size(s) for s in others) < 256:
         r = base
         for s in others:
