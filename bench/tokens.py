@@ -1,5 +1,5 @@
 """Token benchmark: prompt tokens per LLM call, JSON tool calling vs PTC full history vs PTC
-single-user-coalesced, on the bundled multi-turn scenarios (ptc.compression.scenarios).
+single-user-coalesced, on the bundled multi-turn scenarios (ptc.scenarios.bench).
 
 The same command as `ptc bench tokens` (same options), as a script:
 

@@ -4,7 +4,7 @@ Action tools (`tool/send-email`, `tool/book-meeting`) return nothing useful; wha
 their effect. Here the effect is recorded in an in-memory `Outbox` (nothing is really sent),
 which the script prints at the end. The agent investigates first, acts in later turns (each
 action exactly once) and returns a summary of what it did. The scripted replies are in
-`ptc/examples/scenarios.py` ("acting"); every program is printed.
+`ptc/scenarios/demo.py` ("acting"); every program is printed.
 
     python examples/acting_agent.py                             # offline, scripted replies
     python examples/acting_agent.py --model openai/gpt-4o-mini  # a real model (API key needed)
@@ -17,7 +17,7 @@ from typing import Any, Sequence
 
 import ptc
 from ptc.examples.report import choose_llm, parse_args, print_step
-from ptc.examples.scenarios import ACTING_MISSION, ACTING_REPLIES, ACTING_SIGNATURE, SCENARIOS
+from ptc.scenarios.demo import ACTING_MISSION, ACTING_REPLIES, ACTING_SIGNATURE, SCENARIOS
 from ptc.examples.tools import Outbox, action_tools, analysis_tools
 
 MISSION = ACTING_MISSION

@@ -3,7 +3,7 @@
 The model looks at orders and products through typed tools, joins and aggregates them in
 PTC-Lisp (the rows never pass through the model's context, only what it prints) and returns
 a value checked against a signature. The scripted replies, and the Python that computes the
-right answer, are in `ptc/examples/scenarios.py` ("data-analysis"); every program is printed.
+right answer, are in `ptc/scenarios/demo.py` ("data-analysis"); every program is printed.
 
     python examples/data_analysis_agent.py                             # offline, scripted replies
     python examples/data_analysis_agent.py --model openai/gpt-4o-mini  # a real model (API key needed)
@@ -16,7 +16,7 @@ from typing import Any, Sequence
 
 import ptc
 from ptc.examples.report import choose_llm, parse_args, print_step
-from ptc.examples.scenarios import ANALYSIS_MISSION, ANALYSIS_REPLIES, ANALYSIS_SIGNATURE, SCENARIOS
+from ptc.scenarios.demo import ANALYSIS_MISSION, ANALYSIS_REPLIES, ANALYSIS_SIGNATURE, SCENARIOS
 from ptc.examples.tools import analysis_tools
 
 MISSION = ANALYSIS_MISSION

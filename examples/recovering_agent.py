@@ -7,7 +7,7 @@ and column, is fed back too. The third program works, and the fourth returns a v
 is validated against a pydantic model (`step.value` is a `TopCustomer`).
 
 A failed turn keeps none of its `def`s, so the fix fetches the orders again. The scripted
-replies are in `ptc/examples/scenarios.py` ("recovering"); every program is printed.
+replies are in `ptc/scenarios/demo.py` ("recovering"); every program is printed.
 
     python examples/recovering_agent.py                             # offline, scripted replies
     python examples/recovering_agent.py --model openai/gpt-4o-mini  # a real model (API key needed)
@@ -20,7 +20,7 @@ from typing import Any, Sequence
 
 import ptc
 from ptc.examples.report import choose_llm, parse_args, print_step
-from ptc.examples.scenarios import RECOVERING_MISSION, RECOVERING_REPLIES, SCENARIOS, TopCustomer
+from ptc.scenarios.demo import RECOVERING_MISSION, RECOVERING_REPLIES, SCENARIOS, TopCustomer
 from ptc.examples.tools import analysis_tools
 
 MISSION = RECOVERING_MISSION

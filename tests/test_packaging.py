@@ -8,7 +8,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_wheel_contains_grammar_cassettes_and_bundled_suite(tmp_path: Path) -> None:
+def test_wheel_contains_grammar_cassettes_scenarios_and_bundled_suite(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation",
                            "-q", "-w", str(tmp_path)], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
@@ -16,6 +16,7 @@ def test_wheel_contains_grammar_cassettes_and_bundled_suite(tmp_path: Path) -> N
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "ptc/interpreter/grammar.lark" in names
     assert "ptc/examples/cassettes/data-analysis.jsonl" in names
+    assert {"ptc/scenarios/demo.py", "ptc/scenarios/bench.py", "ptc/bench/tokens.py"} <= names
     assert any(n.startswith("ptc/suite/bundled/") and n.endswith((".yaml", ".json")) for n in names)
     assert any(n.startswith("ptc/suite/bundled/") and n.endswith(".jsonl") for n in names)
     assert not any(n.startswith("tests/") for n in names)

@@ -1,8 +1,8 @@
 """`ptc bench tokens`: prompt tokens per LLM call under each way of keeping history.
 
-Runs the bundled scenarios (`ptc.compression.scenarios`) once each with a scripted model,
+Runs the bundled scenarios (`ptc.scenarios.bench`) once each with a scripted model,
 renders the prompt of every LLM call as classic JSON tool calling, PTC with FullHistory and
-PTC with SingleUserCoalesced (`ptc.compression.benchmark.run_scenario`), counts the tokens
+PTC with SingleUserCoalesced (`ptc.bench.tokens.run_scenario`), counts the tokens
 and checks each prompt for the facts the model needs at that point. Everything is
 deterministic: token counts, not timings.
 
@@ -21,7 +21,7 @@ import click
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from ptc.compression.benchmark import ScenarioResult
+    from ptc.bench.tokens import ScenarioResult
 
 JSON_TC, FULL, SUC = "json-tool-calling", "full-history", "single-user-coalesced"
 STRATEGIES = (JSON_TC, FULL, SUC)
@@ -91,8 +91,8 @@ def tokens_cmd(encoding: str, scenario_names: tuple[str, ...], as_json: bool, pl
 
 def run(scenario_names: Sequence[str], encoding: str) -> list["ScenarioResult"]:
     """Run the named scenarios (all when none are named), in the bundled order."""
-    from ptc.compression import scenarios
-    from ptc.compression.benchmark import run_scenario
+    from ptc.bench.tokens import run_scenario
+    from ptc.scenarios import bench as scenarios
 
     unknown = [n for n in scenario_names if n not in scenarios.names()]
     if unknown:
@@ -115,7 +115,7 @@ def outcome_ok(result: "ScenarioResult") -> bool:
 
 
 def to_json(results: Sequence["ScenarioResult"], encoding: str) -> dict[str, Any]:
-    from ptc.compression.benchmark import summary
+    from ptc.bench.tokens import summary
     from ptc.llm.tokens import tokenizer_name
 
     scenarios_out = []
@@ -188,7 +188,7 @@ def _facts(result: "ScenarioResult") -> str:
 
 def summary_lines(results: Sequence["ScenarioResult"]) -> list[tuple[str, bool | None]]:
     """The headline lines, each with whether its target is met (None: nothing to measure)."""
-    from ptc.compression.benchmark import summary
+    from ptc.bench.tokens import summary
 
     s = summary(results)
     cvf, facts, pvj = s["coalesced_vs_full_5plus"], s["coalesced_facts_5plus"], s["ptc_vs_json_data_heavy"]

@@ -31,7 +31,7 @@ Examples:
 def demo_cmd(scenario: str, model: str | None, compression: bool, trace: str | None, store_url: str | None) -> None:
     """Run a bundled example mission and show each turn (offline by default)."""
     from ptc.examples.cassettes import cassette_path
-    from ptc.examples.scenarios import get
+    from ptc.scenarios.demo import get
     from ptc.examples.tools import Outbox
     from ptc.llm.cassette import ReplayLLM
 

@@ -11,7 +11,7 @@ import sys
 from typing import Sequence, TextIO
 
 from .report import print_step
-from .scenarios import SCENARIOS, get
+from ..scenarios.demo import SCENARIOS, get
 from .tools import Outbox
 
 

@@ -12,9 +12,9 @@ from types import ModuleType
 import pytest
 
 import ptc
-from ptc.examples import scenarios
+from ptc.scenarios import demo as scenarios
 from ptc.examples.report import format_step, prose
-from ptc.examples.scenarios import SCENARIOS, TopCustomer
+from ptc.scenarios.demo import SCENARIOS, TopCustomer
 from ptc.examples.tools import Outbox
 
 ROOT = Path(__file__).resolve().parents[2]

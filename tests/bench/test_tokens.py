@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from ptc.cli.main import main
-from ptc.compression import scenarios
-from ptc.compression.benchmark import Scenario, ScenarioResult, facts_for, run_scenario, summary
+from ptc.bench.tokens import Scenario, ScenarioResult, facts_for, run_scenario, summary
+from ptc.scenarios import bench as scenarios
 from ptc.compression.single_user_coalesced import summarize
 from ptc.examples import datasets
 from ptc.interpreter import values as V
@@ -120,7 +120,7 @@ def test_extra_facts_can_be_ptc_only() -> None:
 
 
 def test_json_rendering_holds_full_tool_results_and_datasets(results: dict[str, ScenarioResult]) -> None:
-    from ptc.compression.benchmark import json_tool_calling
+    from ptc.bench.tokens import json_tool_calling
 
     r = results["category-comparison"]
     tools = {t.name: t for t in r.scenario.tools}

@@ -6,7 +6,7 @@ model replies (a short sentence and one ```clojure block each), so it runs offli
 `expected()` computes the correct answer in plain Python from the datasets, and `check()`
 grades any run (scripted or a real model) against it.
 
-    from ptc.examples.scenarios import SCENARIOS
+    from ptc.scenarios.demo import SCENARIOS
     s = SCENARIOS["data-analysis"]
     step = s.agent().run()                     # scripted
     step = s.agent("openai/gpt-4o-mini").run() # a real model
@@ -26,8 +26,8 @@ from typing import Any, Callable
 
 from pydantic import BaseModel
 
-from . import datasets
-from .tools import Outbox, action_tools, analysis_tools
+from ..examples import datasets
+from ..examples.tools import Outbox, action_tools, analysis_tools
 
 # -- data analysis ---------------------------------------------------------------------------
 

@@ -2,7 +2,7 @@
 
 Each scenario is the sequence of replies a capable model would write for its mission (a
 short sentence and one ```clojure block per turn), over the datasets and typed tools of
-`ptc.examples`. The programs are real: `ptc.compression.benchmark.run_scenario` runs them
+`ptc.examples`. The programs are real: `ptc.bench.tokens.run_scenario` runs them
 with a scripted LLM, then renders the prompt of every call under each history strategy.
 
 Together they cover exploration (samples, counts, keys), actions that return nil
@@ -12,20 +12,37 @@ aggregated, long println output (more than `println_limit` calls), redefinitions
 with docstrings redefined twice), data-heavy analysis over the full datasets
 (`data_heavy=True`), a deliberate `(fail ...)`, and a ten-turn mixed session.
 
-    >>> from ptc.compression import scenarios
-    >>> [s.name for s in scenarios.SCENARIOS][:3]
+    >>> from ptc.scenarios import bench
+    >>> [s.name for s in bench.SCENARIOS][:3]
     ['explore-catalog', 'support-outreach', 'recover-from-errors']
-    >>> scenarios.get("sales-analysis").data_heavy
+    >>> bench.get("sales-analysis").data_heavy
     True
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..examples import datasets
 from ..examples.tools import Outbox, action_tools, analysis_tools
-from .benchmark import Scenario
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A scripted run: the replies a model would write, over some data and tools."""
+
+    name: str
+    description: str
+    mission: str
+    replies: tuple[str, ...]
+    data: dict[str, Any] = field(default_factory=dict)
+    tools: tuple[Any, ...] = ()
+    data_heavy: bool = False
+    # (call index, text that must be in that prompt[, applies to json-tool-calling]); the flag
+    # defaults to True: pass False for PTC-only facts (a docstring, a printed line).
+    extra_facts: tuple[tuple[Any, ...], ...] = ()
+    expect_ok: bool = True  # False for a scenario that deliberately ends with (fail ...)
 
 
 def reply(sentence: str, code: str) -> str:
@@ -653,4 +670,4 @@ def get(name: str) -> Scenario:
     raise KeyError(f"no scenario {name!r}; scenarios: {', '.join(names())}")
 
 
-__all__ = ["SCENARIOS", "get", "names", "reply"]
+__all__ = ["SCENARIOS", "Scenario", "get", "names", "reply"]

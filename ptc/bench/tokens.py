@@ -16,28 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from ..agent.turn import Turn
+from ..compression import FullHistory, RenderContext, SingleUserCoalesced
+from ..compression.base import Messages
 from ..interpreter import values as V
 from ..interpreter.printer import pr_str
-from .base import Messages, RenderContext
-from .full_history import FullHistory
-from .single_user_coalesced import SingleUserCoalesced
-
-
-@dataclass(frozen=True)
-class Scenario:
-    """A scripted run: the replies a model would write, over some data and tools."""
-
-    name: str
-    description: str
-    mission: str
-    replies: tuple[str, ...]
-    data: dict[str, Any] = field(default_factory=dict)
-    tools: tuple[Any, ...] = ()
-    data_heavy: bool = False
-    # (call index, text that must be in that prompt[, applies to json-tool-calling]); the flag
-    # defaults to True: pass False for PTC-only facts (a docstring, a printed line).
-    extra_facts: tuple[tuple[Any, ...], ...] = ()
-    expect_ok: bool = True  # False for a scenario that deliberately ends with (fail ...)
+from ..scenarios.bench import Scenario
 
 
 @dataclass(frozen=True)
