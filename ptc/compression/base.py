@@ -28,7 +28,11 @@ class RenderContext(BaseModel):
 
 @runtime_checkable
 class Strategy(Protocol):
+    """`append_only`: every call's messages start with the previous call's messages, unchanged
+    (byte for byte), so a provider's prompt cache keeps all of them (`ptc.llm.caching`)."""
+
     name: str
+    append_only: bool = False
 
     def to_messages(self, turns: Sequence[Turn], memory: Mapping[str, Any], context: RenderContext) -> Messages: ...
 

@@ -15,7 +15,7 @@ from typing import Any, Mapping, Sequence
 from ..agent.turn import Turn
 from ..interpreter import values as V
 from ..interpreter.printer import sample_text, type_label
-from .base import Messages, RenderContext
+from .base import Messages, RenderContext, Strategy
 
 SAMPLE_LIMIT, SAMPLE_CHARS = 3, 80
 ARGS_LIMIT, ARGS_CHARS = 3, 60
@@ -129,7 +129,7 @@ def summarize(turns: Sequence[Turn], memory: Mapping[str, Any], *, println_limit
                    len(prints) - len(shown_prints))
 
 
-class SingleUserCoalesced:
+class SingleUserCoalesced(Strategy):
     """The flagship strategy: [system, user]; the model's reply is the next assistant message."""
 
     name = "single-user-coalesced"

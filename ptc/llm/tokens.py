@@ -25,6 +25,10 @@ we point it there (found without importing litellm, which is slow). An encoding 
 not in the cache is *not* downloaded (tiktoken's download has no timeout and would hang
 without network) unless ``PTC_TIKTOKEN_DOWNLOAD=1``; the estimate is used instead.
 
+`message_token_ids(message)` gives a message as the token ids it is counted as (framing as
+negative ids), so two prompts can be compared token by token: the provider caching model
+(`ptc.llm.pricing`) needs their exact shared prefix.
+
 Speed: encoders are loaded once per process; counts are cached per (encoding, text), so the
 system prompt and the conversation history, re-sent on every turn, are encoded only once.
 """
@@ -37,6 +41,7 @@ import math
 import os
 import tempfile
 import threading
+import zlib
 from functools import lru_cache
 from typing import Any, Iterable, Mapping
 
@@ -61,8 +66,9 @@ _ENCODING_FILES = {
 _lock = threading.Lock()
 
 
-def litellm_tokenizers_dir() -> str | None:
-    """litellm's bundled tiktoken cache folder, located without importing litellm."""
+def litellm_path(*parts: str) -> str | None:
+    """A file or folder shipped inside the litellm package, located without importing litellm
+    (which takes seconds); None when litellm or the path is not there."""
     try:
         spec = importlib.util.find_spec("litellm")
     except (ImportError, ValueError):
@@ -70,10 +76,15 @@ def litellm_tokenizers_dir() -> str | None:
     if spec is None or not spec.submodule_search_locations:
         return None
     for root in spec.submodule_search_locations:
-        path = os.path.join(root, "litellm_core_utils", "tokenizers")
-        if os.path.isdir(path):
+        path = os.path.join(root, *parts)
+        if os.path.exists(path):
             return path
     return None
+
+
+def litellm_tokenizers_dir() -> str | None:
+    """litellm's bundled tiktoken cache folder."""
+    return litellm_path("litellm_core_utils", "tokenizers")
 
 
 def _configure_cache_dir() -> None:
@@ -200,7 +211,44 @@ def count_message_tokens(messages: Iterable[Any], encoding: str = DEFAULT_ENCODI
     return total
 
 
+# Framing of the chat recipe as token ids no tokenizer produces: <|start|>, <|message|>, <|end|>,
+# a name's extra token, and the reply priming <|start|>assistant<|message|>.
+START, MESSAGE, END, NAME, PRIMING_ROLE = -1, -2, -3, -4, -5
+REPLY_PRIMING_IDS = (START, PRIMING_ROLE, MESSAGE)
+
+
+@lru_cache(maxsize=4096)
+def token_ids(text: str, encoding: str = DEFAULT_ENCODING) -> tuple[int, ...]:
+    """The tokens of `text`: tiktoken ids, or for the estimate one id per 4-character chunk
+    (a checksum of the chunk), so `len(token_ids(t)) == count_tokens(t)` either way."""
+    if not text:
+        return ()
+    enc = _encoder(encoding)
+    if enc is None:
+        return tuple(zlib.crc32(text[i:i + 4].encode("utf-8", "surrogatepass")) for i in range(0, len(text), 4))
+    return tuple(enc.encode(text, disallowed_special=()))
+
+
+def message_token_ids(message: Any, encoding: str = DEFAULT_ENCODING) -> tuple[int, ...]:
+    """One message as counted by `count_message_tokens`: framing, role, content, other strings."""
+    ids: list[int] = [START]
+    for key, value in _as_dict(message).items():
+        if key == "content":
+            ids += token_ids(_content_text(value), encoding)
+        elif isinstance(value, str):
+            ids += token_ids(value, encoding)
+            if key == "name":
+                ids.append(NAME)
+        if key == "role":
+            ids.append(MESSAGE)
+    if MESSAGE not in ids:
+        ids.insert(1, MESSAGE)
+    ids.append(END)
+    return tuple(ids)
+
+
 def clear_caches() -> None:
     """Forget loaded encoders and cached counts (for tests, or after changing the env)."""
     _encoder.cache_clear()
     _count.cache_clear()
+    token_ids.cache_clear()
