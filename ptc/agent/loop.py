@@ -82,9 +82,11 @@ class _RunProgram:
 class Agent:
     """A mission, tools and data; `run()` lets the LLM solve it in PTC-Lisp.
 
-    `compression`: False (full history), True (SingleUserCoalesced), a strategy class or
-    instance, or (Class, {options}). `llm`: a litellm model name, a callable
-    `messages -> text`, or an LLM object (ScriptedLLM, ReplayLLM, ...).
+    `compression`: False (full history), True (SingleUserCoalesced), a strategy name
+    ("append" for AppendOnlySummaries, the cheapest under prompt caching), class or instance,
+    or (Class, {options}). `prompt`: the system prompt profile, "default" (every function
+    listed) or "compact" (Clojure's library minus what differs, ~1/3 the tokens). `llm`: a
+    litellm model name, a callable `messages -> text`, or an LLM object (ScriptedLLM, ReplayLLM, ...).
     """
 
     def __init__(
@@ -96,6 +98,7 @@ class Agent:
         signature: Any = None,
         max_turns: int = 5,
         compression: Any = False,
+        prompt: str = "default",
         llm: Any = "openai/gpt-4o-mini",
         limits: Limits | None = None,
         on_event: EventHandler | None = None,
@@ -108,11 +111,13 @@ class Agent:
     ) -> None:
         from ..compression import resolve_strategy
         from ..tools import as_tools
+        from .prompt import check_profile
 
         if not isinstance(mission, str) or not mission.strip():
             raise ValueError("mission must be a non-empty string")
         if max_turns < 1:
             raise ValueError("max_turns must be at least 1")
+        self.prompt = check_profile(prompt)
         self.mission = mission
         self.name = name
         self.llm = as_llm(llm)
@@ -142,7 +147,7 @@ class Agent:
             from .prompt import system_prompt
 
             self._system_prompt = system_prompt(tools=self.tools, data=self.data, signature=self.signature,
-                                                max_turns=self.max_turns)
+                                                max_turns=self.max_turns, profile=self.prompt)
         return self._system_prompt
 
     def render_context(self) -> Any:

@@ -1,20 +1,27 @@
 """The system prompt: language reference, rules, tools, data and the expected result.
 
-Composed fresh from its inputs (a pure function), never stored.
+Composed fresh from its inputs (a pure function), never stored. Two profiles say the same
+things about the language: `default` lists every function by category (~1,000 tokens);
+`compact` says "Clojure, with these differences" and lists only what differs: what is not
+available, the Java statics, and the PTC-only forms and functions (~400 tokens).
 """
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Literal, Mapping
 
 from ..interpreter.printer import sample_text, type_label
 from ..interpreter.reference import prompt_reference
 
-RULES = """\
+PromptProfile = Literal["default", "compact"]
+PROFILES: tuple[str, ...] = ("default", "compact")
+
+INTRO = """\
 You solve the user's mission by writing PTC-Lisp programs. PTC-Lisp is a safe subset of
 Clojure that runs in a sandbox: no Java interop, no atoms, no eval, no I/O except println.
-Each reply must contain exactly one ```clojure code block; it runs, and you see its results.
+Each reply must contain exactly one ```clojure code block; it runs, and you see its results."""
 
+RULE_LIST = """\
 Rules:
 - Call tools as (tool/name {:arg value}) or (tool/name arg1 arg2); read input data as data/name.
 - (def name value) and (defn name [args] ...) keep values for your next programs; plain
@@ -24,6 +31,49 @@ Rules:
   ({:price 3} is read with (:price p)); a key that is not a keyword name stays a string.
 - When you have the answer, call (return value). If the mission is impossible, call (fail "why").
 - Work in small steps: explore first, then compute. Do not repeat tool calls that act (send, book)."""
+
+RULES = f"{INTRO}\n\n{RULE_LIST}"
+
+COMPACT_INTRO = """\
+You solve the user's mission by writing PTC-Lisp programs: Clojure 1.11 (clojure.core,
+clojure.string as str/, clojure.set as set/) in a sandbox, with the differences below.
+Each reply must contain exactly one ```clojure code block; it runs, and you see its results."""
+
+# Clojure names PTC-Lisp does not have, by kind (a program using one gets an error saying so).
+UNAVAILABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("mutable state, concurrency", ("atom", "swap!", "reset!", "volatile!", "ref", "dosync", "agent", "transient",
+                                    "future", "promise", "delay", "pmap")),
+    ("Java interop, types", ("new", "class", "instance?", "type", "into-array", "defrecord", "deftype",
+                             "defprotocol", "defmulti", "defmethod", "reify", "proxy")),
+    ("code, namespaces, I/O", ("defmacro", "eval", "read-string", "ns", "require", "import", "slurp", "spit",
+                               "read-line", "with-out-str", "time", "meta", "with-meta")),
+    ("others", ("sorted-map", "sorted-set", "lazy-seq", "lazy-cat", "while", "doto", "rand-nth", "shuffle",
+                "run!", "tree-seq")),
+)
+JAVA_STATICS = ("Math", "Integer", "Double")
+PTC_ONLY = """\
+PTC only (besides return and fail):
+  (sum-by key rows) (avg-by key rows) (min-by key rows) (max-by key rows): the sum, the mean, the row
+    with the least / greatest (key row); nil values are skipped
+  (pluck key rows): the vector of (key row) for each row
+  (where :k) (where :k op v): a row predicate, op one of := :not= :> :< :>= :<= :in :not-in :contains
+    :starts-with :ends-with
+  (all-of & preds) (any-of & preds) (none-of & preds): combine row predicates"""
+
+
+def compact_reference() -> str:
+    """The language as differences from Clojure. The Java statics come from the registry; a
+    test checks that every builtin is a Clojure name or named here."""
+    from ..interpreter.registry import REGISTRY, load_library
+
+    load_library()
+    statics = [f"{ns}/ " + " ".join(sorted(b.name for b in REGISTRY.values() if b.ns == ns)) for ns in JAVA_STATICS]
+    return "\n".join([
+        "Not available: " + "; ".join(f"{kind}: {' '.join(names)}" for kind, names in UNAVAILABLE) + ".",
+        "Numbers: no ratios, (/ 10 4) is 2.5. A character is a one-character string.",
+        "Java interop: only the statics " + "; ".join(statics) + ".",
+        PTC_ONLY,
+    ])
 
 
 def describe_data(data: Mapping[str, Any] | None) -> str:
@@ -58,12 +108,23 @@ def describe_tools(tools: Mapping[str, Any]) -> str:
     return "\n".join(out)
 
 
+def check_profile(profile: str) -> PromptProfile:
+    """`profile` if it names a prompt profile, else ValueError listing them."""
+    if profile not in PROFILES:
+        raise ValueError(f"unknown prompt profile {profile!r}; choose from: {', '.join(PROFILES)}")
+    return profile  # type: ignore[return-value]
+
+
 def system_prompt(*, tools: Mapping[str, Any], data: Mapping[str, Any] | None, signature: Any = None,
-                  max_turns: int = 5) -> str:
+                  max_turns: int = 5, profile: PromptProfile = "default") -> str:
+    if check_profile(profile) == "compact":
+        language = [f"{COMPACT_INTRO}\n\n{compact_reference()}\n\n{RULE_LIST}",
+                    f"You have at most {max_turns} programs (turns)."]
+    else:
+        language = [RULES, f"You have at most {max_turns} programs (turns).",
+                    "## PTC-Lisp functions\n" + prompt_reference()]
     parts = [
-        RULES,
-        f"You have at most {max_turns} programs (turns).",
-        "## PTC-Lisp functions\n" + prompt_reference(),
+        *language,
         "## Tools\n" + describe_tools(tools),
         "## Data\n" + describe_data(data),
     ]

@@ -8,13 +8,14 @@ from typing import Any
 
 import click
 
-from .common import data_option, load_data
+from .common import compression_option, data_option, load_data, prompt_option
 from .turns_view import progress_printer
 
 EPILOG = """\b
 Examples:
   ptc agent "Which region has the most revenue?" --data orders.json --model openai/gpt-4o-mini
   ptc agent "Email the top 3 customers" --tools ptc.examples.tools:analysis_tools --compression
+  ptc agent "..." --data orders.json --compression append --prompt compact  # cheapest under caching
   ptc agent "..." --data orders.json --replay run.jsonl     # answers from a recorded cassette
   ptc agent "..." --model ollama/llama3 --record run.jsonl  # record a cassette while running
 """
@@ -44,14 +45,15 @@ def load_tools(specs: tuple[str, ...]) -> list[Any]:
               help="Tools to offer (repeatable): a tool, a function, a list, or a *_tools() factory.")
 @click.option("--model", default="openai/gpt-4o-mini", show_default=True, help="Any litellm model name.")
 @click.option("--max-turns", type=click.IntRange(1, 100), default=5, show_default=True)
-@click.option("--compression/--no-compression", default=False, help="SingleUserCoalesced history (default: full).")
+@compression_option
+@prompt_option
 @click.option("--signature", default=None, help='Shape of the result, e.g. "{total :float, items [:string]}".')
 @click.option("--replay", type=click.Path(exists=True, dir_okay=False), help="Answer from a recorded cassette.")
 @click.option("--record", type=click.Path(dir_okay=False), help="Record the model's answers to a cassette.")
 @click.option("--trace", type=click.Path(), help="Write a JSONL trace (a file, or a directory for one per run).")
 @click.option("--timeout", type=float, default=None, help="Seconds per program (default 2).")
 def agent_cmd(mission: str, data_path: str | None, tool_specs: tuple[str, ...], model: str, max_turns: int,
-              compression: bool, signature: str | None, replay: str | None, record: str | None,
+              compression: str, prompt_profile: str, signature: str | None, replay: str | None, record: str | None,
               trace: str | None, timeout: float | None) -> None:
     """Let a model solve MISSION by writing PTC-Lisp, with live progress."""
     import ptc
@@ -68,7 +70,7 @@ def agent_cmd(mission: str, data_path: str | None, tool_specs: tuple[str, ...], 
     limits = ptc.Limits(timeout=timeout) if timeout else None
     try:
         agent = ptc.Agent(mission, tools=tools, data=data, llm=llm, max_turns=max_turns, compression=compression,
-                          signature=signature, limits=limits, on_event=progress_printer(), trace=trace)
+                          prompt=prompt_profile, signature=signature, limits=limits, on_event=progress_printer(), trace=trace)
     except (ValueError, TypeError) as e:
         raise click.ClickException(str(e)) from e
     step = agent.run()

@@ -1,4 +1,4 @@
-"""Options and helpers shared by the commands that run programs (eval, run, repl)."""
+"""Options and helpers shared by the commands that run programs (eval, run, repl) and agents."""
 
 from __future__ import annotations
 
@@ -19,6 +19,31 @@ def data_option(f: F) -> F:
         metavar="FILE.json",
         type=click.Path(dir_okay=False, allow_dash=True, path_type=str),
         help="JSON file whose top-level keys the program reads as data/<key> ('-' for stdin).",
+    )(f)
+
+
+def compression_option(f: F) -> F:
+    """`--compression [none|coalesced|append]`; the flag alone means coalesced."""
+    return click.option(
+        "--compression",
+        type=click.Choice(["none", "coalesced", "append"]),
+        default="none",
+        is_flag=False,
+        flag_value="coalesced",
+        show_default=True,
+        help="History strategy: none (full history), coalesced (SingleUserCoalesced, the smallest prompts; "
+             "what --compression alone means) or append (AppendOnlySummaries, the cheapest under prompt caching).",
+    )(f)
+
+
+def prompt_option(f: F) -> F:
+    return click.option(
+        "--prompt",
+        "prompt_profile",
+        type=click.Choice(["default", "compact"]),
+        default="default",
+        show_default=True,
+        help="System prompt profile: default (every function listed) or compact (Clojure minus what differs).",
     )(f)
 
 

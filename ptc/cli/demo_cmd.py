@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from .common import compression_option
 from .turns_view import progress_printer
 
 EPILOG = """\b
@@ -23,12 +24,11 @@ Examples:
 @click.argument("scenario", default="data-analysis",
                 type=click.Choice(["data-analysis", "acting", "recovering"]))
 @click.option("--model", default=None, help="Solve it live with this litellm model instead of the cassette.")
-@click.option("--compression/--no-compression", default=False,
-              help="SingleUserCoalesced history (a live model only: the cassette was recorded without it).")
+@compression_option
 @click.option("--trace", type=click.Path(dir_okay=True), help="Also write a JSONL trace of the run.")
 @click.option("--store", "store_url", metavar="URL",
               help="Also record the run in a session store (a SQLAlchemy URL or a file path).")
-def demo_cmd(scenario: str, model: str | None, compression: bool, trace: str | None, store_url: str | None) -> None:
+def demo_cmd(scenario: str, model: str | None, compression: str, trace: str | None, store_url: str | None) -> None:
     """Run a bundled example mission and show each turn (offline by default)."""
     from ptc.examples.cassettes import cassette_path
     from ptc.scenarios.demo import get
@@ -36,7 +36,7 @@ def demo_cmd(scenario: str, model: str | None, compression: bool, trace: str | N
     from ptc.llm.cassette import ReplayLLM
 
     sc = get(scenario)
-    if compression and model is None:
+    if compression != "none" and model is None:
         raise click.UsageError("--compression changes the prompts, so it needs --model (the cassette "
                                "holds the uncompressed conversation)")
     llm = model if model is not None else ReplayLLM(cassette_path(scenario))

@@ -112,8 +112,8 @@ def _split(values: tuple[str, ...]) -> list[str]:
               help="A litellm model name, or 'scripted' (the missions' scripts). Repeatable; "
                    "default: scripted.")
 @click.option("--compression", "-c", "compression", multiple=True, metavar="S[,S]",
-              help="Strategies: none (full history), coalesced (single-user-coalesced), or "
-                   "'module:Class'. Comma-separated or repeated; default: none.")
+              help="Strategies: none (full history), coalesced (single-user-coalesced), append "
+                   "(append-only-summaries) or 'module:Class'. Comma-separated or repeated; default: none.")
 @click.option("--runs", "-n", default=1, show_default=True, type=click.IntRange(min=1),
               help="Runs of every mission x model x strategy.")
 @click.option("--concurrency", "-j", default=4, show_default=True, type=click.IntRange(min=1),

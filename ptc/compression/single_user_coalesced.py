@@ -88,10 +88,32 @@ def failed_block(turn: Turn) -> str:
     return f"---\nYour previous attempt:\n```clojure\n{code}\n```\n\nError: {message}\n---"
 
 
+def last(items: Sequence[str], limit: int) -> list[str]:
+    """The FIFO limit: the most recent `limit` items (none for a limit of 0)."""
+    return list(items[-limit:]) if limit > 0 else []
+
+
+def summary_sections(calls: Sequence[str] | None, definitions: Sequence[str], prints: Sequence[str]) -> str:
+    """The seed's sections in order, empty ones omitted: tool calls (`; No tool calls made` when
+    there are none; no section at all for `None`), functions, definitions, output."""
+    functions = [line for line in definitions if line.startswith("; Function:")]
+    defined = [line for line in definitions if not line.startswith("; Function:")]
+    sections: list[str] = []
+    if calls is not None:
+        sections.append("\n".join(["; Tool calls:", *calls]) if calls else "; No tool calls made")
+    if functions:
+        sections.append("\n".join(functions))
+    if defined:
+        sections.append("\n".join(defined))
+    if prints:
+        sections.append("\n".join(["; Output:", *prints]))
+    return "\n".join(sections)
+
+
 def summarize(turns: Sequence[Turn], memory: Mapping[str, Any], *, println_limit: int,
               tool_call_limit: int) -> Summary:
     calls: list[str] = [tool_call_line(c.name, c.args, c.error) for t in turns for c in t.tool_calls]
-    shown_calls = calls[-tool_call_limit:] if tool_call_limit > 0 else []
+    shown_calls = last(calls, tool_call_limit)
     # Definitions in definition order; a redefinition moves the name to its latest position.
     order: OrderedDict[str, tuple[str | None, bool]] = OrderedDict()
     prints: list[str] = []
@@ -108,23 +130,11 @@ def summarize(turns: Sequence[Turn], memory: Mapping[str, Any], *, println_limit
         if name not in order:
             order[name] = (None, True)
             order.move_to_end(name, last=False)
-    shown_prints = prints[-println_limit:] if println_limit > 0 else []
-    functions, defined = [], []
-    for name, (doc, with_sample) in order.items():
-        if name not in memory:
-            continue
-        line = definition_line(name, memory[name], doc, with_sample)
-        (functions if line.startswith("; Function:") else defined).append(line)
-    sections: list[str] = []
-    if turns:
-        sections.append("\n".join(["; Tool calls:"] + shown_calls) if shown_calls else "; No tool calls made")
-    if functions:
-        sections.append("\n".join(functions))
-    if defined:
-        sections.append("\n".join(defined))
-    if shown_prints:
-        sections.append("\n".join(["; Output:"] + shown_prints))
-    return Summary("\n".join(sections), compressed, sum(1 for t in turns if not t.success),
+    shown_prints = last(prints, println_limit)
+    definitions = [definition_line(name, memory[name], doc, with_sample)
+                   for name, (doc, with_sample) in order.items() if name in memory]
+    text = summary_sections(shown_calls if turns else None, definitions, shown_prints)
+    return Summary(text, compressed, sum(1 for t in turns if not t.success),
                    len(shown_calls), len(calls) - len(shown_calls), len(shown_prints),
                    len(prints) - len(shown_prints))
 
@@ -178,4 +188,5 @@ class SingleUserCoalesced(Strategy):
         }
 
 
-__all__ = ["SingleUserCoalesced", "Summary", "summarize", "tool_call_line", "definition_line", "failed_block"]
+__all__ = ["SingleUserCoalesced", "Summary", "definition_line", "failed_block", "last", "summarize", "summary_sections",
+           "tool_call_line"]

@@ -24,10 +24,6 @@ from .checks import judge, plain
 from .spec import Mission, Suite, import_ref, make_limits, resolve_data, resolve_signature, resolve_tools
 
 SCRIPTED = "scripted"
-STRATEGY_ALIASES = {
-    "none": "none", "full": "none", "full-history": "none", "false": "none",
-    "coalesced": "coalesced", "single-user-coalesced": "coalesced", "suc": "coalesced", "true": "coalesced",
-}
 RECORD_KEYS = ("suite", "mission", "model", "strategy", "run")
 
 
@@ -38,15 +34,18 @@ def model_slug(model: str) -> str:
 
 
 def strategy_name(text: str) -> str:
-    """A canonical strategy label: none, coalesced, or a 'module:Class' reference as given."""
+    """A canonical strategy label: none, coalesced, append, or a 'module:Class' reference as given."""
+    from ptc.compression import strategy_label
+
     t = text.strip()
-    canon = STRATEGY_ALIASES.get(t.lower())
-    if canon is not None:
-        return canon
+    label = strategy_label(t)
+    if label is not None:
+        return label
     if ":" in t:
         import_ref(t)  # fails early with a clear message
         return t
-    raise ValueError(f"unknown compression strategy {text!r}: use none, coalesced or a 'module:Class' reference")
+    raise ValueError(f"unknown compression strategy {text!r}: use none, coalesced, append or a 'module:Class' "
+                     f"reference")
 
 
 def strategy_slug(strategy: str) -> str:
@@ -54,11 +53,8 @@ def strategy_slug(strategy: str) -> str:
 
 
 def compression_arg(strategy: str) -> Any:
-    if strategy == "none":
-        return False
-    if strategy == "coalesced":
-        return True
-    return import_ref(strategy)
+    """What `Agent(compression=...)` gets: a bundled strategy's label as is, else the imported class."""
+    return strategy if ":" not in strategy else import_ref(strategy)
 
 
 def cassette_name(mission: str, model: str, strategy: str, run: int = 0) -> str:
@@ -101,6 +97,7 @@ class ExecSpec:
     record: bool = False
     executor: str = "local"
     want_turns: bool = True  # the turns' JSON records (for the store); skipped when nobody needs them
+    prompt: str = "default"  # the system prompt profile
 
     @property
     def key(self) -> tuple[Any, ...]:
@@ -115,6 +112,7 @@ def make_spec(suite: Suite, mission: Mission, model: str, strategy: str, run: in
     return ExecSpec(suite=suite.name, mission=mission, base_dir=suite.base_dir, tools=tuple(suite.tools_of(mission)),
                     data=suite.data_of(mission), signature=suite.signature_of(mission),
                     max_turns=suite.max_turns_of(mission), limits=suite.limits_of(mission), model=model,
+                    prompt=suite.system_prompt_of(mission),
                     strategy=strategy, run=run, **kw)
 
 
@@ -175,7 +173,7 @@ def prepare(spec: ExecSpec) -> _Prepared:
             tmp.append(record_path)
             llm = RecordingLLM(llm, record_path, overwrite=True)
     agent = Agent(spec.mission.prompt, tools=tools, data=data, signature=resolve_signature(spec.signature),
-                  max_turns=spec.max_turns, compression=compression_arg(spec.strategy), llm=llm,
+                  max_turns=spec.max_turns, compression=compression_arg(spec.strategy), llm=llm, prompt=spec.prompt,
                   limits=make_limits(spec.limits), name=spec.mission.id)
     return _Prepared(agent, outbox, data, record_path, tmp)
 
@@ -194,7 +192,7 @@ def _json_safe(value: Any, limit: int = 4_000) -> Any:
 
 def _base_record(spec: ExecSpec) -> dict[str, Any]:
     return {"suite": spec.suite, "mission": spec.mission.id, "model": spec.model, "strategy": spec.strategy,
-            "run": spec.run}
+            "run": spec.run, "prompt": spec.prompt}
 
 
 def _error_kind(step: Any) -> str | None:

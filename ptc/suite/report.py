@@ -68,13 +68,13 @@ def latest(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def summarize(records: Sequence[dict[str, Any]]) -> list[Row]:
-    """One row per (model, strategy), by model, then none, coalesced and other strategies."""
+    """One row per (model, strategy), by model, then none, coalesced, append and other strategies."""
     groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for r in records:
         groups[(str(r.get("model")), str(r.get("strategy")))].append(r)
     rows = []
-    order = {"none": 0, "coalesced": 1}
-    for (model, strategy), rs in sorted(groups.items(), key=lambda kv: (kv[0][0], order.get(kv[0][1], 2), kv[0][1])):
+    order = {"none": 0, "coalesced": 1, "append": 2}
+    for (model, strategy), rs in sorted(groups.items(), key=lambda kv: (kv[0][0], order.get(kv[0][1], 3), kv[0][1])):
         n = len(rs)
         costs = [r["cost"] for r in rs if isinstance(r.get("cost"), (int, float))]
         rows.append(Row(

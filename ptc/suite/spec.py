@@ -28,7 +28,7 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Any, Iterable, Union
+from typing import Any, Iterable, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -134,6 +134,7 @@ class Defaults(_Strict):
     """Values every mission gets unless it sets its own."""
 
     max_turns: int = Field(6, ge=1, le=50)
+    system_prompt: Literal["default", "compact"] = "default"  # the prompt profile (ptc.Agent(prompt=...))
     limits: dict[str, Any] | None = None
     tools: list[str] | None = None
     data: Union[str, list[str], dict[str, Any], None] = None
@@ -156,6 +157,7 @@ class Mission(_Strict):
     tools: list[str] | None = None
     signature: str | None = None
     max_turns: int | None = Field(None, ge=1, le=50)
+    system_prompt: Literal["default", "compact"] | None = None
     limits: dict[str, Any] | None = None
     checks: list[Union[str, Check]] = Field(default_factory=list)
     outbox: OutboxExpect | None = None
@@ -207,6 +209,9 @@ class Suite(_Strict):
 
     def max_turns_of(self, m: Mission) -> int:
         return m.max_turns if m.max_turns is not None else self.defaults.max_turns
+
+    def system_prompt_of(self, m: Mission) -> str:
+        return m.system_prompt if m.system_prompt is not None else self.defaults.system_prompt
 
     def limits_of(self, m: Mission) -> dict[str, Any]:
         return {**(self.defaults.limits or {}), **(m.limits or {})}

@@ -46,3 +46,21 @@ def test_agent_with_replay_and_trace(tmp_path) -> None:  # type: ignore[no-untyp
 def test_agent_tools_option_loads_a_factory(tmp_path) -> None:  # type: ignore[no-untyped-def]
     result = CliRunner().invoke(main, ["agent", "x", "--tools", "ptc.examples.tools:nope"])
     assert result.exit_code != 0 and "cannot load" in result.output
+
+
+def test_agent_compression_and_prompt_options_reach_the_agent(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A cassette recorded with append-only summaries and the compact prompt replays only when
+    the command sends exactly those prompts."""
+    from ptc.llm.cassette import RecordingLLM
+    from ptc.llm.scripted import ScriptedLLM
+    import ptc
+
+    cassette, data = tmp_path / "c.jsonl", tmp_path / "d.json"
+    data.write_text(json.dumps({"xs": [1, 2, 3]}))
+    replies = ["```clojure\n(println (count data/xs))\n```", "```clojure\n(return (reduce + data/xs))\n```"]
+    ptc.Agent("Sum xs", data={"xs": [1, 2, 3]}, compression="append", prompt="compact",
+              llm=RecordingLLM(ScriptedLLM(replies), cassette)).run()
+    base = ["agent", "Sum xs", "--data", str(data), "--replay", str(cassette)]
+    assert CliRunner().invoke(main, [*base, "--compression", "append", "--prompt", "compact"]).exit_code == 0
+    assert CliRunner().invoke(main, [*base, "--compression", "--prompt", "compact"]).exit_code != 0  # coalesced
+    assert CliRunner().invoke(main, [*base, "--compression", "append"]).exit_code != 0  # default prompt

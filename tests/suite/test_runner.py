@@ -165,6 +165,25 @@ def test_strategy_names():
     assert cassette_name("m", "x", "ptc.compression:FullHistory", 2) == "m__x__ptc.compression.FullHistory__r2.jsonl"
 
 
+def test_append_strategy_and_compact_prompt_from_the_suite_file(tmp_path):
+    from ptc.suite import load_suite
+
+    raw = tiny_suite_dict()
+    raw["defaults"]["system_prompt"] = "compact"
+    raw["missions"][0]["system_prompt"] = "default"
+    suite = load_suite(write_suite(tmp_path, raw))
+    assert strategy_name("append-only-summaries") == "append"
+    cassettes = tmp_path / "c"
+    summary = run_suite(suite, strategies=["append"], record=cassettes)
+    prompts = {r["mission"]: r["prompt"] for r in summary.records}
+    assert prompts == {raw["missions"][0]["id"]: "default",
+                       **{m["id"]: "compact" for m in raw["missions"][1:]}}
+    compact = next(m["id"] for m in raw["missions"][1:])
+    first_request = json.loads((cassettes / cassette_name(compact, "scripted", "append")).read_text().splitlines()[0])
+    assert "Clojure 1.11 (clojure.core" in json.dumps(first_request)
+    assert all(r["strategy"] == "append" for r in summary.records)
+
+
 def test_a_strategy_class_reference_runs(tiny):
     summary = run_suite(tiny, strategies=["ptc.compression:SingleUserCoalesced"], missions=["sum"])
     assert summary.records[0]["passed"] and summary.records[0]["strategy"] == "ptc.compression:SingleUserCoalesced"
