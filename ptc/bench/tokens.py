@@ -1,12 +1,14 @@
-"""The token benchmark: prompt tokens per LLM call under each way of keeping history.
+"""The token benchmark: prompt tokens, and what they cost, per LLM call under each way of keeping history.
 
 Each scenario is a scripted multi-turn run over the example datasets. The run happens once
 (real programs, real tool calls); then the prompt of every LLM call is rendered under
 (a) classic JSON tool calling, where every tool call and its full result sits in the
-context and data reaches the model as tool results, (b) PTC with FullHistory and
-(c) PTC with SingleUserCoalesced, and counted with tiktoken. Each prompt is also checked
-for the facts the model needs at that point (mission, tool calls made, names defined,
-printed values, the last error): the share present is reported per strategy.
+context and data reaches the model as tool results, (b) PTC with FullHistory, (c) PTC with
+SingleUserCoalesced and (d) PTC with AppendOnlySummaries, and counted with tiktoken. Each
+sequence of prompts is billed under three rules (`ptc.llm.pricing`): uncached, OpenAI's
+automatic prefix caching and Anthropic's cache breakpoints. Each prompt is also checked for
+the facts the model needs at that point (mission, tool calls made, names defined, printed
+values, the last error): the share present is reported per strategy.
 """
 
 from __future__ import annotations
@@ -16,11 +18,16 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from ..agent.turn import Turn
-from ..compression import FullHistory, RenderContext, SingleUserCoalesced
+from ..compression import AppendOnlySummaries, FullHistory, RenderContext, SingleUserCoalesced
 from ..compression.base import Messages
 from ..interpreter import values as V
 from ..interpreter.printer import pr_str
+from ..llm.pricing import PROVIDERS, Billing, Request, bill
 from ..scenarios.bench import Scenario
+
+JSON_TC = "json-tool-calling"
+FULL, SUC, APPEND = FullHistory.name, SingleUserCoalesced.name, AppendOnlySummaries.name
+PTC_STRATEGIES = (FullHistory, SingleUserCoalesced, AppendOnlySummaries)
 
 
 @dataclass(frozen=True)
@@ -38,10 +45,19 @@ class StrategyResult:
     facts_total: int = 0
     system_tokens: int = 0  # the system message (with its framing), sent again on every call
     facts_per_call: list[tuple[int, int]] = field(default_factory=list)  # (present, total) per call
+    billing: dict[str, list[Billing]] = field(default_factory=dict)  # per provider rules, per call
 
     @property
     def total(self) -> int:
         return sum(self.tokens_per_call)
+
+    def billed(self, provider: str) -> Billing:
+        """The run's prompt tokens split by how `provider` bills them."""
+        return sum(self.billing[provider], Billing())
+
+    def cost(self, provider: str) -> float:
+        """The run's prompt cost under `provider`'s rules, in input-token equivalents."""
+        return self.billed(provider).equivalents(PROVIDERS[provider])
 
     @property
     def history_total(self) -> int:
@@ -60,6 +76,10 @@ class ScenarioResult:
     ok: bool
     strategies: dict[str, StrategyResult]
     missing: dict[str, list[str]]
+    prompt: str = "default"  # the PTC system prompt profile
+    # what any PTC strategy pays at least: the cost of sending only the system prompt and the
+    # mission on every call (no history at all), per provider, in input-token equivalents
+    floor: dict[str, float] = field(default_factory=dict)
 
 
 # -- rendering (a): classic JSON tool calling ---------------------------------------------
@@ -153,36 +173,40 @@ def _scalars(args: Any) -> list[str]:
 Renderer = Callable[[Sequence[Turn], int], Messages]
 
 
-def run_scenario(scenario: Scenario, *, encoding: str = "o200k_base",
+def run_scenario(scenario: Scenario, *, encoding: str = "o200k_base", prompt: str = "default",
                  extra_strategies: Sequence[Any] = ()) -> ScenarioResult:
+    """Run the scenario's script once, then render, count, bill and fact-check every call's
+    prompt under each strategy (PTC strategies with the `prompt` profile's system prompt)."""
     from ..agent.loop import Agent
     from ..llm.scripted import ScriptedLLM
     from ..llm.tokens import count_message_tokens
 
     llm = ScriptedLLM(list(scenario.replies))
     agent = Agent(scenario.mission, tools=scenario.tools, data=scenario.data, llm=llm,
-                  max_turns=len(scenario.replies))
+                  max_turns=len(scenario.replies), prompt=prompt)
     step = agent.run()
     turns = step.turns
     context = RenderContext(mission=scenario.mission, system_prompt=agent.system_prompt, max_turns=agent.max_turns)
-    renderers: dict[str, Renderer] = {
-        "json-tool-calling": lambda ts, k: json_tool_calling(scenario, ts, k, agent.tools),
+    renderers: dict[str, tuple[Renderer, bool]] = {
+        JSON_TC: (lambda ts, k: json_tool_calling(scenario, ts, k, agent.tools), True),  # only appends
     }
-    for strategy in (FullHistory(), SingleUserCoalesced(), *extra_strategies):
-        renderers[strategy.name] = _ptc_renderer(strategy, context)
+    for strategy in (*(cls() for cls in PTC_STRATEGIES), *extra_strategies):
+        renderers[strategy.name] = (_ptc_renderer(strategy, context), getattr(strategy, "append_only", False))
     results: dict[str, StrategyResult] = {}
     missing: dict[str, list[str]] = {}
-    for name, render in renderers.items():
+    for name, (render, append_only) in renderers.items():
         res = StrategyResult(name, [])
+        requests = []
         for k in range(len(turns)):
             messages = render(turns, k)
             res.tokens_per_call.append(count_message_tokens(messages, encoding))
+            requests.append(Request.from_messages(messages, append_only=append_only, encoding=encoding))
             if k == 0 and messages and messages[0]["role"] == "system":
                 res.system_tokens = count_message_tokens(messages[:1], encoding) - 3  # minus reply priming
             text = "\n".join(m["content"] for m in messages)
             present = total = 0
             for fact in facts_for(scenario, turns, k):
-                if name == "json-tool-calling" and not fact.applies_to_json:
+                if name == JSON_TC and not fact.applies_to_json:
                     continue
                 total += 1
                 if fact.text in text or _json_form(fact.text) in text:
@@ -192,8 +216,12 @@ def run_scenario(scenario: Scenario, *, encoding: str = "o200k_base",
             res.facts_present += present
             res.facts_total += total
             res.facts_per_call.append((present, total))
+        res.billing = {provider: bill(requests, rules) for provider, rules in PROVIDERS.items()}
         results[name] = res
-    return ScenarioResult(scenario, turns, step.ok, results, missing)
+    bare = [Request.from_messages(FullHistory().to_messages((), {}, context), append_only=True, encoding=encoding)
+            ] * len(turns)
+    floor = {provider: sum(bill(bare, rules), Billing()).equivalents(rules) for provider, rules in PROVIDERS.items()}
+    return ScenarioResult(scenario, turns, step.ok, results, missing, prompt, floor)
 
 
 def _ptc_renderer(strategy: Any, context: RenderContext) -> Renderer:
@@ -209,10 +237,12 @@ def _json_form(text: str) -> str:
 
 
 def summary(results: Sequence[ScenarioResult]) -> dict[str, Any]:
-    """The two headline ratios the targets are stated in (cumulative prompt tokens), with
-    the facts share of SingleUserCoalesced on its worst 5+ turn scenario."""
+    """The headline ratios the targets are stated in: cumulative prompt tokens, and their cost
+    under each provider's rules over the 5+ turn scenarios, with the facts share of each
+    compressing strategy on its worst 5+ turn scenario."""
     long_runs = [r for r in results if len(r.turns) >= 5]
     heavy = [r for r in results if r.scenario.data_heavy]
+    names = list(results[0].strategies) if results else []
 
     def total(rs: Sequence[ScenarioResult], name: str) -> int:
         return sum(r.strategies[name].total for r in rs)
@@ -220,15 +250,32 @@ def summary(results: Sequence[ScenarioResult]) -> dict[str, Any]:
     def history(rs: Sequence[ScenarioResult], name: str) -> int:
         return sum(r.strategies[name].history_total for r in rs)
 
-    suc = "single-user-coalesced"
+    def cost(name: str, provider: str) -> float:
+        return sum(r.strategies[name].cost(provider) for r in long_runs)
+
+    def vs_full(name: str) -> dict[str, float] | None:
+        return {p: cost(name, p) / cost(FULL, p) for p in PROVIDERS} if long_runs else None
+
+    def worst_facts(name: str) -> float | None:
+        return min(r.strategies[name].fact_share for r in long_runs) if long_runs else None
+
     out: dict[str, Any] = {
-        "coalesced_vs_full_5plus": (total(long_runs, suc) / total(long_runs, "full-history")) if long_runs else None,
+        "coalesced_vs_full_5plus": (total(long_runs, SUC) / total(long_runs, FULL)) if long_runs else None,
         # the same ratio without the system prompt (identical under both strategies)
-        "coalesced_vs_full_5plus_history": (history(long_runs, suc) / history(long_runs, "full-history"))
+        "coalesced_vs_full_5plus_history": (history(long_runs, SUC) / history(long_runs, FULL))
         if long_runs else None,
-        "coalesced_facts_5plus": (min(r.strategies[suc].fact_share for r in long_runs) if long_runs else None),
-        "ptc_vs_json_data_heavy": (total(heavy, suc) / total(heavy, "json-tool-calling")) if heavy else None,
-        "full_vs_json_data_heavy": (total(heavy, "full-history") / total(heavy, "json-tool-calling")) if heavy else None,
+        "coalesced_facts_5plus": worst_facts(SUC),
+        "ptc_vs_json_data_heavy": (total(heavy, SUC) / total(heavy, JSON_TC)) if heavy else None,
+        "full_vs_json_data_heavy": (total(heavy, FULL) / total(heavy, JSON_TC)) if heavy else None,
+        # billed cost (input-token equivalents) over the 5+ turn scenarios, and against FullHistory
+        "cost_5plus": {name: {p: cost(name, p) for p in PROVIDERS} for name in names} if long_runs else None,
+        "append_vs_full_cost_5plus": vs_full(APPEND),
+        "coalesced_vs_full_cost_5plus": vs_full(SUC),
+        "append_facts_5plus": worst_facts(APPEND),
+        # the least any strategy could cost with this system prompt (no history), against FullHistory
+        "floor_vs_full_cost_5plus": {p: sum(r.floor[p] for r in long_runs) / cost(FULL, p) for p in PROVIDERS}
+        if long_runs else None,
+        "system_tokens": {r.scenario.name: r.strategies[FULL].system_tokens for r in results},
         "scenarios_5plus": [r.scenario.name for r in long_runs],
         "scenarios_data_heavy": [r.scenario.name for r in heavy],
     }

@@ -1,4 +1,4 @@
-"""The token benchmark: the bundled scenarios, the fact checks, the headline targets, the CLI."""
+"""The token benchmark: the bundled scenarios, the fact checks, the costs, the headline targets, the CLI."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from ptc.examples import datasets
 from ptc.interpreter import values as V
 
 ROOT = Path(__file__).resolve().parents[2]
-JSON_TC, FULL, SUC = "json-tool-calling", "full-history", "single-user-coalesced"
+JSON_TC, FULL, SUC, APPEND = "json-tool-calling", "full-history", "single-user-coalesced", "append-only-summaries"
 NAMES = [s.name for s in scenarios.SCENARIOS]
 
 # The turns meant to fail, and how: every other turn of every scenario must succeed.
@@ -137,17 +137,44 @@ def test_json_rendering_holds_full_tool_results_and_datasets(results: dict[str, 
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_token_counts(results: dict[str, ScenarioResult], name: str) -> None:
+def test_token_counts_and_billing(results: dict[str, ScenarioResult], name: str) -> None:
     r = results[name]
-    assert set(r.strategies) == {JSON_TC, FULL, SUC}
+    assert set(r.strategies) == {JSON_TC, FULL, SUC, APPEND}
     for s in r.strategies.values():
         assert len(s.tokens_per_call) == len(r.turns)
         assert all(n > 0 for n in s.tokens_per_call)
         assert 0 < s.system_tokens < s.tokens_per_call[0]
         assert len(s.facts_per_call) == len(r.turns)
-    for name_ in (JSON_TC, FULL):  # these histories only grow
+        for provider in ("uncached", "openai", "anthropic"):  # every prompt token billed exactly once
+            assert [b.total for b in s.billing[provider]] == s.tokens_per_call
+        assert s.cost("uncached") == s.total and s.cost("openai") <= s.total
+        assert s.billed("openai").cache_write == 0 and s.billed("uncached").cache_read == 0
+    for name_ in (JSON_TC, FULL, APPEND):  # these histories only grow
         tokens = r.strategies[name_].tokens_per_call
         assert tokens == sorted(tokens)
+    assert all(r.floor[p] < r.strategies[s].cost(p) for s in (FULL, SUC, APPEND) for p in r.floor)
+
+
+@pytest.mark.parametrize("scenario", scenarios.SCENARIOS, ids=NAMES)
+def test_append_only_strategies_extend_the_previous_prompt_byte_for_byte(
+        results: dict[str, ScenarioResult], scenario: Scenario) -> None:
+    from ptc.compression import AppendOnlySummaries, FullHistory, RenderContext, SingleUserCoalesced
+
+    turns = results[scenario.name].turns
+    ctx = RenderContext(mission=scenario.mission, system_prompt="S", max_turns=len(turns))
+    for strategy in (FullHistory(), AppendOnlySummaries()):
+        assert strategy.append_only
+        previous: list[dict[str, str]] = []
+        for k in range(len(turns) + 1):
+            current = strategy.to_messages(turns[:k], turns[k - 1].memory if k else {}, ctx)
+            assert current[:len(previous)] == previous, (strategy.name, k)
+            previous = current
+    assert not SingleUserCoalesced().append_only
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_append_only_summaries_keeps_every_fact(results: dict[str, ScenarioResult], name: str) -> None:
+    assert results[name].missing.get(APPEND, []) == []
 
 
 # -- the headline targets (token counts are deterministic) ----------------------------------------
@@ -160,6 +187,25 @@ def test_coalesced_keeps_all_facts_and_beats_full_history_on_long_runs(
     for r in results.values():
         if len(r.turns) >= 5:
             assert r.strategies[SUC].total < r.strategies["full-history"].total, r.scenario.name
+
+
+def test_under_caching_append_only_summaries_is_the_cheapest_ptc_strategy(results: dict[str, ScenarioResult]) -> None:
+    s = summary(list(results.values()))
+    assert s["append_facts_5plus"] == 1.0
+    for provider in ("openai", "anthropic"):
+        assert s["append_vs_full_cost_5plus"][provider] < 1 and s["append_vs_full_cost_5plus"][provider] < \
+            s["coalesced_vs_full_cost_5plus"][provider]
+    # the issue's estimate: FullHistory ~32% of its uncached tokens, SingleUserCoalesced ~40%
+    cost = s["cost_5plus"]
+    assert 0.30 < cost[FULL]["anthropic"] / cost[FULL]["uncached"] < 0.35
+    assert 0.38 < cost[SUC]["anthropic"] / cost[SUC]["uncached"] < 0.42
+
+
+@pytest.mark.xfail(strict=True, reason="measured 90.5% of FullHistory's Anthropic-cached cost over the 5+ turn "
+                                       "scenarios: writing and reading the ~1,800-token system prompt alone is 67.4% "
+                                       "(no history at all); see docs/benchmarks.md")
+def test_target_append_at_most_75_percent_of_full_history_anthropic(results: dict[str, ScenarioResult]) -> None:
+    assert summary(list(results.values()))["append_vs_full_cost_5plus"]["anthropic"] <= 0.75
 
 
 @pytest.mark.xfail(strict=True, reason="measured 90.5% of FullHistory's prompt tokens over the 5+ turn scenarios "
@@ -186,6 +232,11 @@ def test_cli_table_and_summary_lines() -> None:
     assert re.search(r"SingleUserCoalesced / FullHistory over 5\+ turn scenarios: [\d.]+% \(target <= 50%\), "
                      r"facts kept: [\d.]+% \(target 100%\)", out.output)
     assert re.search(r"PTC / JSON tool calling on data-heavy scenarios: [\d.]+% \(target <= 15%\)", out.output)
+    assert re.search(r"AppendOnlySummaries / FullHistory, Anthropic-cached cost over 5\+ turn scenarios: [\d.]+% "
+                     r"\(target <= 75%\), facts kept: [\d.]+% \(target 100%\)", out.output)
+    assert re.search(r"Compact system prompt: [\d,]+ tokens before tools and data \(target <= 700\)", out.output)
+    assert "Billed prompt cost per scenario (input-token equivalents)" in out.output
+    assert "Both prompt profiles, 5+ turn scenarios" in out.output and " compact  app " in out.output
 
 
 def test_cli_json_has_every_number() -> None:
@@ -197,13 +248,46 @@ def test_cli_json_has_every_number() -> None:
     assert [s["name"] for s in data["scenarios"]] == ["sales-analysis", "reviews-digest"]
     sales = data["scenarios"][0]
     assert sales["calls"] == 6 and sales["data_heavy"] and sales["outcome_as_intended"]
-    for name in (JSON_TC, FULL, SUC):
+    for name in (JSON_TC, FULL, SUC, APPEND):
         st = sales["strategies"][name]
         assert len(st["tokens_per_call"]) == 6 and st["cumulative_per_call"][-1] == st["total"]
         assert len(st["facts_per_call"]) == 6
+        assert set(st["cost"]) == {"uncached", "openai", "anthropic"} and st["cost"]["uncached"] == st["total"]
+        anthropic = st["billing"]["anthropic"]
+        assert st["cost"]["anthropic"] == pytest.approx(
+            anthropic["uncached"] + 0.1 * anthropic["cache_read"] + 1.25 * anthropic["cache_write"])
+        assert "cost_usd" not in st
     assert sales["coalesced_vs_full"] == sales["strategies"][SUC]["total"] / sales["strategies"][FULL]["total"]
     assert data["summary"]["scenarios_data_heavy"] == ["sales-analysis"]
-    assert data["targets"]["ptc_vs_json_data_heavy"] == 0.15
+    assert data["targets"]["ptc_vs_json_data_heavy"] == 0.15 and data["targets"]["append_vs_full_anthropic_5plus"] == 0.75
+    assert data["prompt"] == "default" and data["pricing"] is None
+    default, compact = data["prompts"]["default"], data["prompts"]["compact"]
+    assert compact["tokens_before_tools_and_data"] <= 700 < default["tokens_before_tools_and_data"]
+    assert default["summary"] == data["summary"]
+    assert compact["summary"]["system_tokens"]["sales-analysis"] < default["summary"]["system_tokens"]["sales-analysis"]
+
+
+def test_cli_pricing_in_dollars_and_compact_tables() -> None:
+    out = CliRunner().invoke(main, ["bench", "tokens", "--json", "--scenario", "reviews-digest", "--prompt", "compact",
+                                    "--pricing", "gpt-4o"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    prices = data["pricing"]
+    assert prices["provider"] == "openai" and prices["cache_read"] == pytest.approx(prices["input"] / 2)
+    assert data["prompt"] == "compact"
+    st = data["scenarios"][0]["strategies"][APPEND]
+    assert st["cost_usd"]["uncached"] == pytest.approx(st["total"] * prices["input"])
+    openai = st["billing"]["openai"]
+    assert st["cost_usd"]["openai"] == pytest.approx(openai["uncached"] * prices["input"]
+                                                     + openai["cache_read"] * prices["cache_read"])
+    table = CliRunner().invoke(main, ["bench", "tokens", "--scenario", "reviews-digest", "--pricing", "gpt-4o"])
+    assert table.exit_code == 0 and "USD at gpt-4o's prices (openai)" in table.output
+    assert re.search(r"\$\d+\.\d{4}", table.output)
+
+
+def test_cli_unknown_pricing_model_names_close_ones() -> None:
+    out = CliRunner().invoke(main, ["bench", "tokens", "--scenario", "reviews-digest", "--pricing", "gpt-4oo"])
+    assert out.exit_code == 2 and "no input price for 'gpt-4oo'" in out.output and "gpt-4o" in out.output
 
 
 def test_cli_unknown_scenario_lists_the_names() -> None:
