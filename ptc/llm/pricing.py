@@ -185,8 +185,7 @@ def _price_map() -> dict[str, Any]:
         os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
         import litellm
     except ImportError:
-        raise ValueError("prices come from litellm's cost map: pip install 'ptc[llm]' (or pip install litellm)") \
-            from None
+        raise ValueError("prices come from litellm's cost map: pip install litellm") from None
     return dict(litellm.model_cost)
 
 
