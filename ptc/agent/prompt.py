@@ -47,7 +47,7 @@ UNAVAILABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
                              "defprotocol", "defmulti", "defmethod", "reify", "proxy")),
     ("code, namespaces, I/O", ("defmacro", "eval", "read-string", "ns", "require", "import", "slurp", "spit",
                                "read-line", "with-out-str", "time", "meta", "with-meta")),
-    ("others", ("sorted-map", "sorted-set", "lazy-seq", "lazy-cat", "while", "doto", "rand-nth", "shuffle",
+    ("others", ("lazy-seq", "lazy-cat", "while", "doto", "rand-nth", "shuffle",
                 "run!", "tree-seq")),
 )
 JAVA_STATICS = ("Math", "Integer", "Double")
