@@ -151,9 +151,15 @@ def test_memory_chain_and_functions():
 
 
 def test_lazy_sequences_and_regexes_in_memory():
-    with pytest.raises(PTCError) as ei:  # an infinite sequence cannot be realized to be sent
-        ptc.run("(def nat (range)) 1", limits=PROCESS)
-    assert ei.value.kind == "limit" and "max_collection" in ei.value.message
+    # an infinite sequence crosses as the prefix realized when its program ended (a chunk)
+    r = ptc.run("(def nat (map inc (range))) (def fin (map inc (range 100))) 1", limits=PROCESS)
+    assert ptc.run("(take 3 nat)", memory=r.memory, limits=PROCESS).value == (1, 2, 3)
+    assert ptc.run("(last fin)", memory=r.memory, limits=PROCESS).value == 100
+    with pytest.raises(PTCError, match="kept in memory only up to") as ei:
+        ptc.run("(nth nat 100)", memory=r.memory, limits=PROCESS)
+    assert "define it again" in ei.value.hint
+    inline = ptc.run("(def nat (map inc (range))) 1")  # inline it stays lazy: no boundary to cross
+    assert ptc.run("(nth nat 100)", memory=inline.memory).value == 101
     limits = Limits(isolation="process", max_regex=5000)  # longer than the host's default
     r = ptc.run('(def r (re-pattern (apply str (repeat 3000 "a")))) 1', limits=limits)
     assert len(r.memory["r"].source) == 3000

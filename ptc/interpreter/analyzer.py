@@ -1071,13 +1071,16 @@ def _for_clauses(a: Analyzer, f: Coll, env: _Env, what: str) -> tuple[list[n.For
          ex=(("(for [x [1 2 3] :when (odd? x)] (* x 10))", "(10 30)"),))
 def _for(a: Analyzer, f: Coll, env: _Env, tail: bool) -> n.Node:
     _arity_check(f, 2, 2, "(for [bindings] body)")
-    clauses, lenv = _for_clauses(a, f, env, "for")
+    captures: dict[int, n.Binding] = {}
+    a.st.fn_stack.append(captures)  # the lazy seq runs later, as a fn would: it captures
     a.st.recur.append(None)
     try:
+        clauses, lenv = _for_clauses(a, f, env, "for")
         body = a.analyze(f.items[2], lenv, False)
     finally:
         a.st.recur.pop()
-    return n.For(f.line, f.col, clauses, body, True)
+        a.st.fn_stack.pop()
+    return n.For(f.line, f.col, clauses, body, True, captures)
 
 
 @special("doseq", "(doseq [x coll ...] body*)", "Runs body for each binding, for side effects; nil.",

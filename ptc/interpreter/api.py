@@ -195,8 +195,9 @@ def run(
                 value, returned = r.value, True
             except rt._Fail as f:
                 value, failed = f.value, True
+            rt.check_result_size(value)  # realizes a lazy result (printing it), within the limits
+            rt.realize_defs(user, state.defined)
             state.steps += rt.STEP_CHUNK - rt.RT["_n"]
-            rt.check_result_size(value)
         except BaseException as e:  # noqa: BLE001 - every failure becomes a PTCError
             if isinstance(e, (KeyboardInterrupt, SystemExit)):
                 raise

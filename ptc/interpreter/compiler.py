@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterator
 from . import nodes as n
 from . import values as v
 from .patterns import (CountedLoop, GroupedFold, counted_loop, grouped_fold, inlinable, integer_accumulators,
-                       recurs_to, stage_of, transient_update)
+                       recurs_to, stage_of, transient_update, walk)
 from .registry import Builtin
 
 _MARK = "\x01"
@@ -125,6 +125,7 @@ class Compiler:
         # (~0.1 ms per line): a huge program gets them for its first calls only.
         self.fast_paths = _FAST_PATH_BUDGET
         self.counting: list[tuple[list[n.Binding], n.Binding]] = []  # counted loops being compiled
+        self.eager_nodes: set[int] = set()  # calls whose whole result is needed at once (see _CONSUMERS)
         self.known_ints: set[str] = set()  # locals that hold an integer where the code is emitted
         self.unchecked_ints = False  # integer + and - need no size check (done per chunk)
         # a row local -> the local that holds whether the row is a host dict
@@ -265,7 +266,9 @@ class Compiler:
         elif t is n.Def:
             self.expr(node, fn)
         elif t is n.For:
-            self.for_loop(node, fn, None)  # type: ignore[arg-type]
+            if not node.collect:  # type: ignore[attr-defined]
+                self.for_loop(node, fn, None)  # type: ignore[arg-type]
+            # a `for` whose seq is dropped is never realized: nothing runs (as in Clojure)
         elif t in (n.If, n.Do, n.Let, n.Letfn, n.Case):
             sink = _Sink("assign", "_")
             self.value(node, fn, sink)
@@ -399,6 +402,8 @@ class Compiler:
             self.case(node, fn, _Sink("assign", r))  # type: ignore[arg-type]
             return r
         if t is n.For:
+            if node.collect and id(node) not in self.eager_nodes:  # type: ignore[attr-defined]
+                return self.lazy_for(node)  # type: ignore[arg-type]
             return self.for_loop(node, fn, fn.tmp() if node.collect else None)  # type: ignore[attr-defined,arg-type]
         if t is n.Try:
             return self.try_(node, fn)  # type: ignore[arg-type]
@@ -435,8 +440,11 @@ class Compiler:
         """A chain of map/filter/remove/keep stages over one collection, e.g.
         `(map #(* (:a %) 2) (filter :ok rows))`, as one Python comprehension: literal fns
         are inlined (no call, no step tick per item: steps are charged per chunk of the
-        source) and no intermediate collection is built. Over a lazy input, or when nothing
-        can be inlined, the builtins run as written."""
+        source) and no intermediate collection is built. Where the whole result is needed at
+        once (an argument of reduce, count, into... see _CONSUMERS; mapv, filterv) the
+        comprehension runs over the whole collection; elsewhere it is the per-chunk function
+        of a lazy seq, so a program that needs a prefix computes only the chunks it touches.
+        When nothing can be inlined, the builtins run as written."""
         if b.qualified == "reduce":
             return self.fused_reduce(node, fn, b)
         stages: list[tuple[str, n.Node, n.Call]] = []
@@ -456,8 +464,10 @@ class Compiler:
             fn.emit(f"{t} = {e}", f)
             fn.emit(f"if not callable({t}): {t} = _fnof({t})")  # a set, a vector... as a function
             fn_text[id(f)] = t
+        vector = stages[-1][2].fn.builtin.qualified in ("mapv", "filterv")  # type: ignore[attr-defined]
+        eager = vector or id(node) in self.eager_nodes
         src, chunk = fn.tmp(), fn.tmp()
-        clauses = [f"for {chunk} in _chunks({src})"]
+        clauses = [f"for {chunk} in _chunks({src})"] if eager else []
         var: str | None = None
         for kind, f, call in stages:
             with fn.capture() as buf:
@@ -486,7 +496,6 @@ class Compiler:
             comp = f"[{value_of_last} {' '.join(clauses)}]"
         else:
             comp = f"[{var} {' '.join(clauses)}]"
-        vector = stages[-1][2].fn.builtin.qualified in ("mapv", "filterv")  # type: ignore[attr-defined]
         slow = src
         for _, f, call in stages:
             if id(f) in fn_text:
@@ -494,7 +503,18 @@ class Compiler:
             else:
                 fv = self.fn(f) if type(f) is n.Fn else self.const(f.value)  # type: ignore[arg-type,attr-defined]
             slow = f"{self.builtin(call.fn.builtin)}({self.mark(call)}{fv}, {slow})"  # type: ignore[attr-defined]
-        return f"({'_vec' if vector else '_plist'}({comp}) if type({src} := {evaluated[-1]}) in _FUSE_REAL else {slow})"
+        if eager:
+            return f"({'_vec' if vector else '_plist'}({comp}) if type({src} := {evaluated[-1]}) in _SEQ_OK else {slow})"
+        # Lazy: the comprehension over one chunk, in a function made with the values it uses
+        # (as a fn literal captures them), applied to each chunk when the seq is realized.
+        caps = list(dict.fromkeys(fn_text.get(id(f)) or c for _, f, _ in stages
+                                  for c in ([fn_text[id(f)]] if id(f) in fn_text else _captured(f))))
+        factory = self.fresh("_mkz")
+        self.factories.append([Line(0, f"def {factory}({', '.join(caps)}):", -1),
+                               Line(1, f"def _fz({chunk}):", -1), Line(2, f"return {comp}", self.pos(node)),
+                               Line(1, "return _fz", -1)])
+        lazy = f"_fused_seq({factory}({', '.join(caps)}), {src})"
+        return f"({lazy} if type({src} := {evaluated[-1]}) in _SEQ_OK else {slow})"
 
     def grouped(self, node: n.Call, g: GroupedFold, fn: _Func) -> str:
         """`(update-vals (group-by k coll) (fn [g] (reduce f (map h g))))` and the like in one
@@ -680,6 +700,10 @@ class Compiler:
 
     def call(self, node: n.Call, fn: _Func) -> str:
         head = node.fn
+        if type(head) is n.BuiltinRef:
+            consumed = _consumed_arg(head.builtin.qualified, node.args)
+            if consumed is not None:  # its whole value is needed at once: no need to be lazy
+                self.eager_nodes.add(id(consumed))
         fast = type(head) is n.BuiltinRef and self.fast_paths > 0
         if fast:
             self.fast_paths -= 1
@@ -870,6 +894,71 @@ class Compiler:
             return "None"
         return f"_plist({self.mark(node)}{result})"
 
+    def lazy_for(self, node: n.For) -> str:
+        """`for` as a lazy seq: a generator, made with the outer values it uses (as a fn literal
+        captures them), that yields chunks of results. As in Clojure, the innermost binding
+        runs a chunk of its collection at a time (32 items of a vector or `(range n)`, one of a
+        list) and the outer ones one item at a time, so a program that needs a prefix of
+        `(for [x (range) :when (p x)] ...)` computes only what that prefix touches."""
+        captures = ", ".join(b.py for b in node.captures.values())
+        fac_name = self.fresh("_mkg")
+        fac = _Func(self, 0)
+        fac.emit(f"def {fac_name}({captures}):")
+        saved_depth, self.depth = self.depth, 0
+        gen = _Func(self, 0)
+        with gen.block():
+            self.for_chunks(node, gen)
+        self.depth = saved_depth
+        with fac.block():
+            fac.emit("def _gen(_src):")
+            fac.out.append(Line(fac.indent + 1, "global _n", -1))
+            fac.out.extend(Line(line.indent + fac.indent, line.text, line.pos) for line in gen.out)
+            fac.emit("return _gen")
+        self.factories.append(fac.out)
+        return f"_lazy_for({fac_name}({captures}))"
+
+    def for_chunks(self, node: n.For, fn: _Func) -> None:
+        """The loops of a lazy `for`, yielding each non-empty chunk of results."""
+        last = max(i for i, c in enumerate(node.clauses) if c.kind == "bind")
+        opened = 0
+        buf = stop = ""
+        for i, clause in enumerate(node.clauses):
+            if clause.kind == "bind":
+                coll = self.expr(clause.coll, fn)  # type: ignore[arg-type]
+                if i == 0:  # the seq never ends if its outermost collection does not
+                    fn.emit(f"_src.infinite = _unbounded({coll})")
+                if i == last:
+                    buf, stop, chunk = fn.tmp(), fn.tmp(), fn.tmp()
+                    fn.emit(f"{stop} = False")
+                    fn.emit(f"for {chunk} in _seq_chunks({self.mark(clause.coll)}{coll}):",  # type: ignore[arg-type]
+                            clause.coll)
+                    fn.indent += 1
+                    fn.emit(f"{buf} = []")
+                    fn.emit(f"for {clause.binding.py} in {chunk}:")  # type: ignore[union-attr]
+                    opened += 1  # the chunk loop is closed below, after its yield
+                else:
+                    fn.emit(f"for {clause.binding.py} in _iter({self.mark(clause.coll)}{coll}):",  # type: ignore[union-attr,arg-type]
+                            clause.coll)
+                fn.indent += 1
+                opened += 1
+                fn.tick(clause.coll)
+            elif clause.kind == "let":
+                self.let_bindings(clause.lets or [], fn)
+            elif clause.kind == "when":
+                fn.emit(f"if not {self.truth(clause.test, fn)}: continue", clause.test)  # type: ignore[arg-type]
+            elif i > last:  # :while of the innermost binding: ends its loop (both levels)
+                fn.emit(f"if not {self.truth(clause.test, fn)}:", clause.test)  # type: ignore[arg-type]
+                with fn.block():
+                    fn.emit(f"{stop} = True")
+                    fn.emit("break")
+            else:
+                fn.emit(f"if not {self.truth(clause.test, fn)}: break", clause.test)  # type: ignore[arg-type]
+        fn.emit(f"{buf}.append({self.expr(node.body, fn)})", node.body)
+        fn.indent -= 1
+        fn.emit(f"if {buf}: yield {buf}")
+        fn.emit(f"if {stop}: break")
+        fn.indent -= opened - 1
+
     def try_(self, node: n.Try, fn: _Func) -> str:
         """try/catch/finally. `finally` runs on success, on PTC errors and on return/fail, but
         not when a sandbox limit ends the program (see runtime._fatal)."""
@@ -976,6 +1065,40 @@ class Compiler:
 
 _FUSABLE = frozenset({"map", "mapv", "filter", "filterv", "remove", "keep", "reduce"})
 _FAST_PATH_BUDGET = 2000  # builtin calls per program that may get inline code
+
+
+# Builtins that need all of a collection argument at once, and which argument (-1: the last).
+_CONSUMERS = {"count": 0, "vec": 0, "set": 0, "frequencies": 0, "last": 0, "reverse": 0, "group-by": 1,
+              "sort": -1, "sort-by": -1, "into": 1, "sum-by": 1, "avg-by": 1, "min-by": 1, "max-by": 1,
+              "clojure.string/join": -1, "reduce": -1, "apply": -1}
+
+
+def _consumed_arg(name: str, args: list[n.Node]) -> n.Node | None:
+    """The argument of a call to `name` whose every item the call uses, or None."""
+    i = _CONSUMERS.get(name)
+    if i is None or not args or (name == "into" and len(args) != 2):
+        return None
+    if name == "reduce" and not _never_reduced(args[0]):  # a reduce that may stop early stays lazy
+        return None
+    if name == "apply" and type(args[0]) is not n.BuiltinRef:  # a fn with & rest may not read it all
+        return None
+    return args[i] if -len(args) <= i < len(args) else None
+
+
+def _never_reduced(f: n.Node) -> bool:
+    """f cannot end a reduce early: a builtin, or a literal fn that never calls reduced."""
+    if type(f) is n.BuiltinRef:
+        return "reduced" not in f.builtin.name  # type: ignore[attr-defined]
+    if type(f) is not n.Fn:
+        return False
+    return not any(type(x) is n.BuiltinRef and "reduced" in x.builtin.name for x in walk(f))
+
+
+def _captured(f: n.Node) -> list[str]:
+    """The names of the outer locals an inlined stage fn uses (a keyword uses none)."""
+    if type(f) is not n.Fn:
+        return []
+    return [b.py for b in f.captures.values()]
 
 
 def _is_plus(f: n.Node) -> bool:

@@ -146,10 +146,10 @@ class RunLock:
 
 
 DEFAULT_LIMITS = Limits()
-_IDLE = RunState(DEFAULT_LIMITS)
-_IDLE.deadline = float("inf")
+IDLE = RunState(DEFAULT_LIMITS)  # current between runs
+IDLE.deadline = float("inf")
 
-CURRENT: RunState = _IDLE
+CURRENT: RunState = IDLE
 LOCK = RunLock()
 
 

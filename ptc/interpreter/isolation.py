@@ -61,6 +61,8 @@ except ImportError:  # not POSIX: run_isolated refuses to run
 from . import context
 from . import values as v
 from .errors import PTCError, limit_error
+from .lazy import Cut, NotInRun
+from .sorted import SortedMap, SortedSet
 from .limits import Limits
 from .tool_calls import Abandoned, abandoned_error, invoke_tool
 
@@ -180,12 +182,31 @@ def _r_hset(items: list) -> v.HSet:
     return v.HSet(items)
 
 
-def _r_lazy(items: list) -> v.LazySeq:
-    """A lazy sequence arrives realized (it was realized, under the run's limits, to be sent)."""
+def _r_lazy(items: list, cut: bool = False) -> v.LazySeq:
+    """A lazy sequence arrives realized (it was realized, under the run's limits, to be sent);
+    an infinite one as the prefix realized so far (its rest cannot cross: see lazy.Cut)."""
     _want(items, list)
-    s = v.LazySeq(())
-    s._cache, s._it, s._done = items, None, True
-    return s
+    return v.LazySeq.of_items(items, Cut() if cut else None)
+
+
+def _r_sorted(keys: list, vals: list | None, comparator: Any) -> Any:
+    """A sorted map or set arrives as its keys in order (and values); a comparator that is a
+    function arrives as an IsolatedFn, so a later lookup in the other process says so."""
+    from .lib.core_sorted import sorted_in_order
+
+    _want(keys, list)
+    if vals is not None and (type(vals) is not list or len(vals) != len(keys)):
+        raise pickle.UnpicklingError("malformed sorted map")
+    return sorted_in_order(tuple(keys), None if vals is None else tuple(vals), comparator)
+
+
+def _lazy_state(x: v.LazySeq) -> tuple[Any, ...]:
+    if not x.infinite:
+        try:
+            x.fill(-1)
+        except NotInRun:
+            pass
+    return (_r_lazy, (list(x._cache), not x.realized))
 
 
 def _r_regex(source: str) -> v.Regex:
@@ -211,7 +232,7 @@ def _want(x: Any, t: type) -> None:
 
 
 _REBUILDERS = {f.__name__: f for f in (_r_kw, _r_sym, _r_list, _r_entry, _r_vec, _r_fmap, _r_hmap,
-                                       _r_fset, _r_hset, _r_lazy, _r_regex, _r_fn)}
+                                       _r_fset, _r_hset, _r_lazy, _r_regex, _r_fn, _r_sorted)}
 
 _REBUILDER_SET = frozenset(_REBUILDERS.values())
 
@@ -225,7 +246,9 @@ _REDUCE = {
     v.HMap: lambda x: (_r_hmap, (dict(x.items()),)),
     v.FSet: lambda x: (_r_fset, (list(x),)),
     v.HSet: lambda x: (_r_hset, (list(x),)),
-    v.LazySeq: lambda x: (_r_lazy, (list(x.realize()),)),
+    v.LazySeq: _lazy_state,
+    SortedMap: lambda x: (_r_sorted, (list(x._keys), list(x._vals), x.comparator)),
+    SortedSet: lambda x: (_r_sorted, (list(x._keys), None, x.comparator)),
     v.Regex: lambda x: (_r_regex, (x.source,)),
     IsolatedFn: lambda x: (_r_fn, (x.name,)),
 }

@@ -198,7 +198,9 @@ class ForClause:
 class For(Node):
     clauses: list[ForClause]
     body: Node
-    collect: bool  # True for `for` (a list of results), False for `doseq` (nil)
+    collect: bool  # True for `for` (a lazy seq of results), False for `doseq` (nil)
+    # for `for`: the outer locals it uses, which its lazy seq keeps (as a fn literal's captures)
+    captures: dict[int, Binding] = field(default_factory=dict)
 
 
 @dataclass(eq=False)

@@ -8,6 +8,7 @@ from decimal import Decimal
 from typing import Any
 
 from . import values as v
+from .lazy import NotInRun
 
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r", "\b": "\\b", "\f": "\\f"}
 
@@ -124,8 +125,10 @@ class _Printer:
             self.w(x.name)
         elif t in v.VECTOR_TYPES:
             self.seq("[", x, "]")
-        elif t is v.PList or t is v.LazySeq:
+        elif t is v.PList:
             self.seq("(", x, ")")
+        elif t is v.LazySeq:
+            self.seq("(", _lazy_items(x), ")")
         elif t in v.MAP_TYPES:
             self.w("{")
             first = True
@@ -217,13 +220,21 @@ def type_label(x: Any) -> str:
         return f"set[{len(x)}]"
     if t in v.VECTOR_TYPES or t is v.PList:
         return f"list[{len(x)}]"
-    if t is v.LazySeq:
-        return "list"
+    if t is v.LazySeq:  # realized when its program ended, unless infinite (see lazy.py)
+        return f"list[{len(x._cache)}]" if x.realized else "list"
     if t is v.Regex:
         return "regex"
     if callable(x):
         return f"#fn[{_fn_name(x)}]"
     return v.type_name(x)
+
+
+def _lazy_items(s: Any) -> Any:
+    """A lazy seq's items; outside a run, its realized items then `...` (see lazy.py)."""
+    try:
+        yield from s
+    except NotInRun:
+        yield _ELLIPSIS
 
 
 def sample_text(x: Any, *, limit: int = 3, max_chars: int = 80) -> str:
@@ -243,7 +254,7 @@ def _limit_items(x: Any, limit: int, depth: int, max_chars: int = 80) -> Any:
         items = [_limit_items(i, limit, depth + 1, max_chars) for i in x[:limit]]
         return v.vec(items + ([_ELLIPSIS] if len(x) > limit else []))
     if t is v.PList or t is v.LazySeq:
-        head = list(x[: limit + 1]) if t is v.PList else [i for _, i in zip(range(limit + 1), x)]
+        head = list(x[: limit + 1]) if t is v.PList else [i for _, i in zip(range(limit + 1), _lazy_items(x))]
         items = [_limit_items(i, limit, depth + 1, max_chars) for i in head[:limit]]
         return v.PList(items + ([_ELLIPSIS] if len(head) > limit else []))
     if t in v.MAP_TYPES:

@@ -12,15 +12,17 @@ import re
 import sys
 import time
 from types import TracebackType
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from pyrsistent import pvector
 
 from . import context
 from . import values as v
 from .errors import PTCError, limit_error, runtime_error
+from .lazy import CHUNK, Chunks, LazySeq, Mapped, chunks_of, source_of, unbounded
 from .printer import pr_str
 from .registry import Builtin
+from .sorted import SortedMap
 
 STEP_CHUNK = 1000
 
@@ -112,6 +114,8 @@ _FUSE_CHUNK = 256
 def _chunks(coll: Any) -> Any:
     """Slices of a realized collection for fused loops: steps are charged per slice."""
     st = context.CURRENT
+    if type(coll) is v.LazySeq:  # where every item is needed anyway (an eager consumer)
+        coll = coll.realize()
     n = len(coll)
     if n > 4096:
         context.check_size(n, "sequence")
@@ -139,6 +143,32 @@ def _counted(start: int, stop: int, step: int) -> Any:
             RT["_n"] = 0
             raise limit_error("timeout", st.limits.timeout, "program ran too long")
         yield part
+
+
+def _lazy_for(gen: Callable[[Chunks], Iterator[list[Any]]]) -> LazySeq:
+    """The lazy seq of a `for` (see Compiler.lazy_for): its generator gets its source, to say
+    whether the seq is infinite once it has evaluated its outermost collection."""
+    src = Chunks(iter(()))
+    src.gen = gen(src)
+    return LazySeq(src)
+
+
+def _seq_chunks(coll: Any) -> Any:
+    """The chunks of a `for`'s innermost collection, as Clojure chunks it."""
+    return chunks_of(coll, "for")
+
+
+def _fused_seq(each: Callable[[list[Any]], list[Any]], coll: Any) -> Any:
+    """The lazy seq of a compiled map/filter chain: each(chunk) for every chunk of coll, its
+    steps charged per chunk (the inlined bodies do not tick)."""
+    def counted(chunk: list[Any]) -> list[Any]:
+        st = context.CURRENT
+        st.steps += len(chunk)
+        if st.steps > st.limits.max_steps:
+            raise limit_error("max_steps", st.limits.max_steps, "too many evaluation steps")
+        return each(chunk)
+
+    return LazySeq(Mapped(source_of(coll), counted))
 
 
 def _grown(n: int) -> None:
@@ -383,7 +413,9 @@ def _reduced_type() -> type:
 
 RT.update({
     "_n": STEP_CHUNK, "_budget": _budget, "_def": _def, "_big": _big, "_chunks": _chunks, "_counted": _counted,
-    "_FUSE_REAL": frozenset({v.PList, v.PVector, v.MapEntry, list, tuple}), "_grown": _grown, "_map_of": v.map_of, "_ABSENT": _NoValue(),
+    "_FUSE_REAL": frozenset({v.PList, v.PVector, v.MapEntry, list, tuple}), "_grown": _grown,
+    "_SEQ_OK": frozenset({v.PList, v.PVector, v.MapEntry, list, tuple, v.LazySeq}), "_fused_seq": _fused_seq,
+    "_lazy_for": _lazy_for, "_seq_chunks": _seq_chunks, "_unbounded": unbounded, "_map_of": v.map_of, "_ABSENT": _NoValue(),
     "_KEYT": frozenset({str, int, float, bool, type(None), v.Keyword}), "_as_key": v.as_key,
     # maps and vectors a transient reduce may rebuild (a sorted map keeps its own order: not these)
     "_MAP_TYPES": frozenset({v.FMap, v.HMap, dict}), "_VEC_TYPES": frozenset({v.PVector, list, tuple}), "_data": _data,
@@ -499,6 +531,44 @@ def error_position(tb: TracebackType | None, line_maps: dict[str, dict[int, tupl
                 found = pos
         tb = tb.tb_next
     return found
+
+
+def realize_defs(user: dict[str, Any], names: list[str]) -> None:
+    """Realize the lazy seqs held by the values this run def'd, under its limits. Memory
+    outlives the run: printed into the next prompt, stored, sent to another process. A lazy
+    seq left in it would run program code (and tool calls) there, outside every limit."""
+    for name in dict.fromkeys(names):
+        try:
+            _realize_deep(user.get(name), 0)
+        except PTCError as e:
+            if e.kind == "limit":
+                e.message = f"{e.message} (realizing the lazy sequence held by {name})"
+                e.hint = (f"memory outlives the program, so what a def holds is realized when it ends; "
+                          f"keep a bounded part, e.g. (def {name} (vec (take 100 ...))), or use let")
+            raise
+
+
+def _realize_deep(x: Any, depth: int) -> None:
+    t = type(x)
+    if t is LazySeq:
+        x.fill(CHUNK)  # an infinite seq keeps its first chunk (what a summary of memory shows)
+        if not x.infinite:
+            x.fill(-1)
+        items: Any = x._cache
+    elif t is v.PVector or t is v.PList:
+        items = x
+    elif t is v.FMap or t is v.HMap or t is SortedMap:
+        items = x.values()
+    else:
+        return  # host data and scalars hold no lazy seq
+    if depth > 100:
+        return
+    for item in items:
+        if type(item) in _HOLDERS:
+            _realize_deep(item, depth + 1)
+
+
+_HOLDERS = frozenset({LazySeq, v.PVector, v.PList, v.FMap, v.HMap, SortedMap})  # set items are hashed: realized
 
 
 def check_result_size(value: Any) -> None:

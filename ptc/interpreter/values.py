@@ -10,8 +10,8 @@ Representation (chosen for speed on data work, see docs/deviations.md):
   persistent map re-rooted over one plain dict) above, so building a big map in a loop is
   never quadratic while small records keep their field order.
 - Sets follow the same two-tier rule: `FSet` (frozenset) and `HSet` (re-rooted set).
-- Unbounded sequences (`iterate`, `repeat`, `cycle`, `(range)`) are `LazySeq`, realized
-  on demand and capped by the collection-size limit.
+- Lazy sequences (what map, filter, range, iterate, for... return) are `LazySeq`
+  (lazy.py), realized a chunk at a time as Clojure's are, and capped by the limits.
 - Host data (the JSON-like Python a caller passes as data or a tool returns) is used as it
   is, without walking or copying it: a plain `dict` is a map whose string keys that are
   keyword names read as keywords (as Clojure's `(json/parse-string s true)` reads JSON),
@@ -30,8 +30,8 @@ from typing import Any, Callable, Iterable, Iterator
 
 from pyrsistent import pvector
 
-from .context import check_realized
 from .errors import PTCError, runtime_error
+from .lazy import LazySeq
 from .sorted import SortedMap, SortedSet
 
 SMALL = 16  # maps/sets with at most this many entries are plain frozen dicts/sets
@@ -604,69 +604,6 @@ def pvec(x: Any) -> Any:
     return x if type(x) is PVector else pvector(x)
 
 
-class LazySeq:
-    """A possibly unbounded sequence, realized on demand and cached.
-
-    Realizing more than the collection-size limit raises a `limit` error, so
-    `(count (range))` fails cleanly instead of hanging.
-    """
-
-    __slots__ = ("_it", "_cache", "_done")
-
-    def __init__(self, it: Iterable[Any]) -> None:
-        self._it: Iterator[Any] | None = iter(it)
-        self._cache: list[Any] = []
-        self._done = False
-
-    def _fill(self, n: int) -> None:
-        """Realize up to index n-1 (n=-1: everything)."""
-        cache, it = self._cache, self._it
-        if self._done or it is None:
-            return
-        while n < 0 or len(cache) < n:
-            try:
-                cache.append(next(it))
-            except StopIteration:
-                self._done, self._it = True, None
-                check_realized(len(cache), len(cache) & 1023)
-                return
-            if (len(cache) & 1023) == 0:
-                check_realized(len(cache), 1024)
-
-    def __iter__(self) -> Iterator[Any]:
-        i = 0
-        while True:
-            if i >= len(self._cache):
-                self._fill(i + 1)
-                if i >= len(self._cache):
-                    return
-            yield self._cache[i]
-            i += 1
-
-    def realize(self) -> PList:
-        self._fill(-1)
-        return PList(self._cache)
-
-    def __len__(self) -> int:
-        self._fill(-1)
-        return len(self._cache)
-
-    def nth(self, i: int, default: Any = None) -> Any:
-        self._fill(i + 1)
-        return self._cache[i] if i < len(self._cache) else default
-
-    def __hash__(self) -> int:
-        return hash(self.realize())
-
-    def __eq__(self, other: object) -> bool:
-        return equals(self, other)
-
-    def __repr__(self) -> str:
-        from .printer import pr_str
-
-        return pr_str(self)
-
-
 SEQ_TYPES = (PList, LazySeq)
 SEQUENTIAL_TYPES = (PList, PVector, MapEntry, LazySeq, list, tuple)
 _HOST_TYPES = frozenset({dict, list, tuple, set, frozenset})
@@ -1101,14 +1038,22 @@ __all__ = [
     "FMap", "HMap", "EMPTY_MAP", "MAP_TYPES", "PTC_MAP_TYPES", "make_map", "map_of", "assoc", "dissoc",
     "map_items", "map_keys", "map_get", "pmap", "FSet", "HSet", "EMPTY_SET", "SET_TYPES", "PTC_SET_TYPES",
     "make_set", "pset", "set_conj", "set_disj", "VECTOR_TYPES", "PTC_VECTOR_TYPES", "vec", "pvec",
-    "LazySeq", "SEQ_TYPES", "SEQUENTIAL_TYPES", "Regex", "Fn", "truthy", "is_fn", "as_fn", "lookup",
+    "LazySeq", "iter_all", "SEQ_TYPES", "SEQUENTIAL_TYPES", "Regex", "Fn", "truthy", "is_fn", "as_fn", "lookup",
     "contains_key", "nth", "count", "equals", "is_number", "type_name", "short", "from_python",
-    "to_python", "pvector", "iter_seq", "is_lazy", "seq_result", "as_key", "host_key", "host_probe",
+    "to_python", "pvector", "iter_seq", "as_key", "host_key", "host_probe",
     "is_keyword_name", "foreign_error", "NO_HOST_KEY",
 ]
 
 
 # -- sequences ----------------------------------------------------------------------
+
+
+def iter_all(x: Any, who: str = "seq") -> Iterable[Any]:
+    """iter_seq for a caller that uses every item: a lazy seq is realized in one pass, without
+    the per-chunk work of reading it chunk by chunk."""
+    if type(x) is LazySeq:
+        return x.items()
+    return iter_seq(x, who)
 
 
 def iter_seq(x: Any, who: str = "seq") -> Iterable[Any]:
@@ -1125,22 +1070,3 @@ def iter_seq(x: Any, who: str = "seq") -> Iterable[Any]:
     if t in SET_TYPES:
         return x
     raise runtime_error(f"{who}: don't know how to create a sequence from {type_name(x)} {short(x)}")
-
-
-def is_lazy(*colls: Any) -> bool:
-    return any(type(c) is LazySeq for c in colls)
-
-
-def seq_result(items: Iterable[Any], *sources: Any) -> PList | LazySeq:
-    """A sequence function's result: lazy if any input was lazy, else a realized list.
-
-    Realized results are checked against the collection-size limit.
-    """
-    if is_lazy(*sources):
-        return LazySeq(items)
-    from .context import check_size
-
-    out = PList(items)
-    if len(out) > 4096:
-        check_size(len(out), "sequence")
-    return out

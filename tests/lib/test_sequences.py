@@ -60,9 +60,13 @@ def is_odd(x):
 
 
 class TestMap:
-    def test_vector_gives_realized_list(self):
+    def test_vector_gives_lazy_seq_realized_by_chunks(self):
         r = S.map_(inc, V(1, 2, 3))
-        assert type(r) is PList and r == (2, 3, 4)
+        assert type(r) is LazySeq and r == (2, 3, 4)
+        calls = []
+        s = S.map_(lambda x: calls.append(x) or x, V(*range(100)))
+        assert calls == [] and s.nth(0) == 0 and len(calls) == 32  # Clojure's chunk of a vector
+        assert s.nth(40) == 40 and len(calls) == 64
 
     def test_keyword_on_maps_and_string_keys(self):
         rows = V(make_map({K("a"): 1}), from_python({"a": 2}), make_map({}))
@@ -77,7 +81,7 @@ class TestMap:
 
     def test_map_over_map_gives_entries(self):
         r = S.map_(lambda e: e, make_map({K("a"): 1}))
-        assert type(r[0]) is MapEntry and tuple(r[0]) == (K("a"), 1)
+        assert type(r.nth(0)) is MapEntry and tuple(r.nth(0)) == (K("a"), 1)
 
     def test_string_and_set_and_nil(self):
         assert S.map_(lambda c: c.upper(), "ab") == ("A", "B")
@@ -300,11 +304,10 @@ class TestGenerators:
         assert S.range_(0, 0, 0) == ()
         assert S.take(3, S.range_(10, 0, 0)).realize() == (10, 10, 10)
 
-    def test_range_realized_vs_lazy(self):
-        assert type(S.range_(100_000)) is PList
-        big = S.range_(100_001)
-        assert type(big) is LazySeq
-        assert big.nth(100_000) == 100_000
+    def test_range_is_lazy_and_chunked(self):
+        big = S.range_(10**30)
+        assert type(big) is LazySeq and big.nth(100_000) == 100_000
+        assert len(big._cache) == 100_000 + 32 - 100_000 % 32  # realized up to its chunk
         assert type(S.range_()) is LazySeq
 
     def test_range_floats_like_clojure(self):

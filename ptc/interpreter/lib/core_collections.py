@@ -16,6 +16,7 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from .. import context
+from .. import lazy
 from ..errors import runtime_error
 from ..registry import builtin
 from ..sorted import SortedMap, SortedSet
@@ -39,6 +40,7 @@ from ..values import (
     contains_key,
     count as _count,
     host_key,
+    iter_all,
     iter_seq,
     lookup,
     make_set,
@@ -89,47 +91,6 @@ def _big(n: int, what: str = "collection") -> None:
         context.check_size(n, what)
 
 
-# -- O(1) views for rest/seq ----------------------------------------------------------
-
-
-class _Tail:
-    """Iterator over root[start:] without copying (root: PList/PVector/str/LazySeq)."""
-
-    __slots__ = ("root", "start", "i")
-
-    def __init__(self, root: Any, start: int) -> None:
-        self.root = root
-        self.start = start
-        self.i = start
-
-    def __iter__(self) -> "_Tail":
-        return self
-
-    def __next__(self) -> Any:
-        root, i = self.root, self.i
-        if type(root) is LazySeq:
-            v = root.nth(i, _MISSING)
-            if v is _MISSING:
-                raise StopIteration
-        else:
-            if i >= len(root):
-                raise StopIteration
-            v = root[i]
-        self.i = i + 1
-        return v
-
-
-def _view(root: Any, start: int) -> LazySeq:
-    return LazySeq(_Tail(root, start))
-
-
-def _lazy_rest(s: LazySeq) -> LazySeq:
-    it = getattr(s, "_it", None)  # flatten views so chains of rest never nest
-    if type(it) is _Tail:
-        return _view(it.root, it.start + 1)
-    return _view(s, 1)
-
-
 # -- constructors ---------------------------------------------------------------------
 
 
@@ -156,7 +117,7 @@ def vec_(coll: Any) -> Any:
         return EMPTY_VECTOR
     if t in _INDEXED or t in _MAPS or t in _SETS:
         _big(len(coll), "vec")
-    return pvector(iter_seq(coll, "vec"))
+    return pvector(iter_all(coll, "vec"))
 
 
 def _pairs_from_kvs(kvs: tuple[Any, ...], who: str) -> dict[Any, Any]:
@@ -189,6 +150,7 @@ def array_map(*kvs: Any) -> Any:
          doc="A set of the arguments.",
          ex=(("(hash-set 1 1)", "#{1}"), ("(count (hash-set 1 2 1))", "2")))
 def hash_set(*items: Any) -> Any:
+    _big(len(items), "hash-set")
     return make_set(items)
 
 
@@ -201,7 +163,7 @@ def to_set(coll: Any) -> Any:
         return coll
     if coll is None:
         return EMPTY_SET
-    return make_set(iter_seq(coll, "set"))
+    return make_set(iter_all(coll, "set"))
 
 
 @builtin("boolean", args="[x]", category="predicates",
@@ -301,7 +263,7 @@ def _conj1(coll: Any, x: Any) -> Any:
     if coll is None:
         return PList((x,))
     if t is LazySeq:
-        return LazySeq(itertools.chain((x,), coll))
+        return lazy.cons(x, coll)
     if t is MapEntry:
         return pvector(coll).append(x)
     raise runtime_error(f"conj: cannot add to {_desc(coll)}")
@@ -338,9 +300,7 @@ def cons(x: Any, coll: Any) -> Any:
     if coll is None:
         return PList((x,))
     if t is LazySeq:
-        if getattr(coll, "_done", False):  # fully realized: no need to nest
-            return PList((x,) + coll.realize())
-        return LazySeq(itertools.chain((x,), coll))
+        return lazy.cons(x, coll)
     if t in _INDEXED:
         _big(len(coll) + 1, "cons")
         return PList((x,) + tuple(coll))
@@ -355,13 +315,13 @@ def _into(to: Any, items: Any, who: str = "into") -> Any:
     if t is PVector or t is list or t is tuple:
         if items is None:
             return to
-        r = pvec(to).extend(iter_seq(items, who))
+        r = pvec(to).extend(iter_all(items, who))
         _guard(len(r))
         return r
     if t in _MAPS:
-        return _map_put_all(to, iter_seq(items, who), who)
+        return _map_put_all(to, iter_all(items, who), who)
     if t in _SETS:
-        src = list(iter_seq(items, who))
+        src = list(iter_all(items, who))
         if t is SortedSet:
             return to.union(src)
         if t is HSet:
@@ -376,7 +336,7 @@ def _into(to: Any, items: Any, who: str = "into") -> Any:
         _guard(len(s))
         return make_set(s)
     if t is PList or to is None or t is LazySeq:
-        src = list(iter_seq(items, who))
+        src = list(iter_all(items, who))
         src.reverse()
         if to is None:
             return PList(src)
@@ -807,9 +767,9 @@ def _is_empty(x: Any, who: str) -> bool:
     if x is None:
         return True
     if t is LazySeq:
-        tl = getattr(x, "_it", None)
-        if type(tl) is _Tail and type(tl.root) is not LazySeq:  # a view: no realization
-            return tl.start >= len(tl.root)
+        v = lazy.realized_view(x)
+        if v is not None:
+            return v[1] >= len(v[0])
         return x.nth(0, _MISSING) is _MISSING
     raise runtime_error(f"{who}: expected a collection, got {_desc(x)}")
 
@@ -861,15 +821,12 @@ def seq(coll: Any) -> Any:
         if n == 0:
             return None
         if n > _VIEW_MIN:
-            return _view(coll, 0)
+            return lazy.view(coll, 0)
         return PList(coll)
     if coll is None:
         return None
     if t is LazySeq:
-        tl = getattr(coll, "_it", None)
-        if type(tl) is _Tail and type(tl.root) is not LazySeq:  # a view: no realization
-            return coll if tl.start < len(tl.root) else None
-        return None if coll.nth(0, _MISSING) is _MISSING else coll
+        return None if _is_empty(coll, "seq") else coll
     if t in _MAPS or t in _SETS:
         if not coll:
             return None
@@ -888,9 +845,9 @@ def first(coll: Any) -> Any:
     if coll is None:
         return None
     if t is LazySeq:
-        tl = getattr(coll, "_it", None)
-        if type(tl) is _Tail and type(tl.root) is not LazySeq:  # a view: read the root
-            return tl.root[tl.start] if tl.start < len(tl.root) else None
+        v = lazy.realized_view(coll)
+        if v is not None:
+            return v[0][v[1]] if v[1] < len(v[0]) else None
         return coll.nth(0, None)
     if t in _MAPS or t in _SETS:
         for x in iter_seq(coll):
@@ -932,7 +889,7 @@ def last(coll: Any) -> Any:
             return MapEntry((host_key(k) if t is dict else k, dict.__getitem__(coll, k)))
         return None
     x = None
-    for x in iter_seq(coll, "last"):
+    for x in iter_all(coll, "last"):
         pass
     return x
 
@@ -944,12 +901,12 @@ def _rest(coll: Any, who: str) -> Any:
         if n <= 1:
             return EMPTY_LIST
         if n > _VIEW_MIN:
-            return _view(coll, 1)
+            return lazy.view(coll, 1)
         return PList(coll[1:])
     if coll is None:
         return EMPTY_LIST
     if t is LazySeq:
-        return _lazy_rest(coll)
+        return lazy.view(coll, 1)
     if t in _MAPS or t in _SETS:
         _big(len(coll), who)
         return PList(itertools.islice(iter_seq(coll), 1, None))
@@ -966,12 +923,12 @@ def rest(coll: Any) -> Any:
 def _next(coll: Any, who: str) -> Any:
     t = type(coll)
     if t is LazySeq:
-        tl = getattr(coll, "_it", None)
-        if type(tl) is _Tail and type(tl.root) is not LazySeq:  # a view: no realization
-            return _view(tl.root, tl.start + 1) if tl.start + 1 < len(tl.root) else None
+        v = lazy.realized_view(coll)
+        if v is not None:
+            return lazy.view(v[0], v[1] + 1) if v[1] + 1 < len(v[0]) else None
         if coll.nth(1, _MISSING) is _MISSING:
             return None
-        return _lazy_rest(coll)
+        return lazy.view(coll, 1)
     if t in _INDEXED or t in _MAPS or t in _SETS:
         if len(coll) <= 1:
             return None
@@ -1017,7 +974,7 @@ def butlast(coll: Any) -> Any:
         return PList(coll[:-1])
     if coll is None:
         return None
-    items = list(iter_seq(coll, "butlast"))
+    items = list(iter_all(coll, "butlast"))
     if len(items) <= 1:
         return None
     _big(len(items), "butlast")
@@ -1068,7 +1025,7 @@ def pop(coll: Any) -> Any:
     if t is LazySeq:
         if coll.nth(0, _MISSING) is _MISSING:
             raise runtime_error("pop: can't pop an empty list")
-        return _lazy_rest(coll)
+        return lazy.view(coll, 1)
     raise runtime_error(f"pop: expected a vector or list, got {_desc(coll)}")
 
 
@@ -1107,7 +1064,7 @@ def _guard_key(k: Any) -> Any:
          doc="A map from each distinct item of coll to the number of times it occurs.",
          ex=(("(frequencies [:a :b :a])", "{:a 2, :b 1}"),))
 def frequencies(coll: Any) -> Any:
-    c = Counter(map(_guard_key, iter_seq(coll, "frequencies")))
+    c = Counter(map(_guard_key, iter_all(coll, "frequencies")))
     n = len(c)
     if n <= SMALL:
         return FMap(c)
@@ -1131,7 +1088,7 @@ def group_by(f: Any, coll: Any) -> Any:
         for k, x in zip(keys, coll):
             d[k].append(x)
     else:
-        for x in iter_seq(coll, "group-by"):
+        for x in iter_all(coll, "group-by"):
             d[_guard_key(f(x))].append(x)
     n = len(d)
     _big(n, "group-by")

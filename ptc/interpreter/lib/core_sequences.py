@@ -1,14 +1,16 @@
 """Sequence functions: map/filter/reduce and friends, range/iterate/repeat/cycle, partitioning,
 sorting, `apply`.
 
-Laziness (see docs/deviations.md): a sequence function returns a realized list when all of its
-inputs are realized collections, and a `LazySeq` when one of them is lazy (`(range)`,
-`iterate`, `repeat`, `cycle`, or a big `range`). So `(take 5 (map inc (range)))` works and
-realizes five elements, while `(map f rows)` over a vector is an eager, fast list. The
-1-arity forms (`(map f)`, `(filter p)`...) return transducers (see transducers.py).
+Laziness is Clojure's (see lazy.py): map, filter, keep, mapcat, concat, take, drop, range,
+iterate, partition... return lazy seqs, realized a chunk at a time: 32 items for chunked
+sources (vectors, `(range n)`) and the functions that keep chunks (map, filter, remove,
+keep, map-indexed, keep-indexed, concat, mapcat), one at a time otherwise. So a program
+that needs a prefix computes only the chunks it touches. The eager ones (mapv, filterv,
+reduce, sort, reverse...) are eager. The 1-arity forms (`(map f)`, `(filter p)`...) return
+transducers (see transducers.py).
 
-These run in hot loops over 100k-row vectors: the realized-input paths use C-level `map`,
-list comprehensions and slicing, with no per-element type dispatch.
+These run in hot loops over 100k-row vectors: each chunk is processed by C-level `map` or a
+list comprehension, and a consumer that needs everything drains a chain in one pass.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from .. import context
 from ..errors import runtime_error
+from ..lazy import CHUNK, Chunks, Ints, Items, Mapped, chunks_of as _chunks_of, source_of, unbounded, view
 from ..registry import builtin
 from ..values import (
     as_key,
@@ -48,6 +51,7 @@ from ..values import (
 )
 from .transducers import (
     Reduced,
+    sequence_of,
     dedupe_xf,
     distinct_xf,
     drop_while_xf,
@@ -75,7 +79,6 @@ _chain = itertools.chain
 _SEQUENTIAL_SUM = sys.version_info < (3, 12)  # builtin sum adds floats one after another
 _REAL = frozenset({PList, PVector, MapEntry, list, tuple})  # realized, indexable, len() known
 _SEQUENTIAL = frozenset({PList, PVector, MapEntry, LazySeq, list, tuple})
-RANGE_REALIZE_MAX = 100_000  # ranges up to this many items are realized lists
 _CHUNK = 1 << 16
 
 
@@ -104,12 +107,27 @@ def _realize(it: Iterable[Any], what: str = "sequence") -> PList:
     return PList(out)
 
 
-def _result(it: Iterable[Any], *sources: Any) -> PList | LazySeq:
-    """Lazy if a source is lazy, else realized (with limit checks)."""
-    for s in sources:
-        if type(s) is LazySeq:
-            return LazySeq(it)
-    return _realize(it)
+def _lazy(items: Iterable[Any], infinite: bool = False) -> LazySeq:
+    """A lazy seq of these items, realized one at a time (an unchunked seq)."""
+    return LazySeq(Items(items, infinite))
+
+
+def _chunked(coll: Any, each: Callable[[list[Any]], list[Any]], who: str) -> LazySeq:
+    """A lazy seq of each(chunk) for every chunk of coll, keeping coll's chunks."""
+    return LazySeq(Mapped(source_of(coll, 0, who), each))
+
+
+def _indexed(f: Any, who: str) -> Callable[[list[Any]], Iterator[Any]]:
+    """(f index item) over successive chunks, the index running on across chunks."""
+    f = as_fn(f, who)
+    pos = 0
+
+    def each(chunk: list[Any]) -> Iterator[Any]:
+        nonlocal pos
+        start, pos = pos, pos + len(chunk)
+        return _pymap(f, range(start, pos), chunk)
+
+    return each
 
 
 def _items(coll: Any, who: str) -> list[Any] | tuple[Any, ...] | Any:
@@ -185,10 +203,16 @@ def _eq_key(x: Any) -> Any:
 # -- map / filter / reduce --------------------------------------------------------------------
 
 
+def _mapper(f: Any) -> Callable[[list[Any]], list[Any]]:
+    """(f item) for each item of a chunk (a keyword reads every row without a call per row)."""
+    if type(f) is Keyword:
+        return lambda chunk: kw_values(f, chunk)
+    return lambda chunk: list(_pymap(f, chunk))
+
+
 def _map_realized(f: Any, coll: Any) -> Any:
-    """(f item) for each item of a realized collection (a keyword reads every row at C speed)."""
     _charge(len(coll))
-    return kw_values(f, coll) if type(f) is Keyword else _pymap(f, coll)
+    return _mapper(f)(coll)
 
 
 @builtin("map", args=("[f]", "[f coll]", "[f c1 c2 & colls]"), category="sequences",
@@ -201,15 +225,9 @@ def map_(f: Any, *colls: Any) -> Any:
         return map_xf(f)
     f = as_fn(f, "map")
     if len(colls) == 1:
-        coll = colls[0]
-        t = type(coll)
-        if t in _REAL:
-            return PList(_map_realized(f, coll))
-        if t is LazySeq:
-            return LazySeq(_pymap(f, coll))
-        return _realize(_pymap(f, iter_seq(coll, "map")))
-    its = [iter_seq(c, "map") for c in colls]
-    return _result(_pymap(f, *its), *colls)
+        return _chunked(colls[0], _mapper(f), "map")
+    its = [iter_seq(c, "map") for c in colls]  # several colls: item by item, as in Clojure
+    return _lazy(_pymap(f, *its), all(unbounded(c) for c in colls))
 
 
 @builtin("mapv", args=("[f coll]", "[f c1 c2 & colls]"), category="sequences",
@@ -218,10 +236,7 @@ def map_(f: Any, *colls: Any) -> Any:
 def mapv(f: Any, coll: Any, *colls: Any) -> Any:
     f = as_fn(f, "mapv")
     if not colls:
-        t = type(coll)
-        if t in _REAL:
-            return vec(_map_realized(f, coll))
-        return vec(_realize(_pymap(f, iter_seq(coll, "mapv"))))
+        return vec(_map_realized(f, _items(coll, "mapv")))
     its = [iter_seq(c, "mapv") for c in (coll, *colls)]
     return vec(_realize(_pymap(f, *its)))
 
@@ -232,26 +247,15 @@ def mapv(f: Any, coll: Any, *colls: Any) -> Any:
 def map_indexed(f: Any, coll: Any = _NO) -> Any:
     if coll is _NO:
         return map_indexed_xf(f)
-    f = as_fn(f, "map-indexed")
-    return _result(_pymap(f, itertools.count(), iter_seq(coll, "map-indexed")), coll)
+    each = _indexed(f, "map-indexed")
+    return _chunked(coll, lambda chunk: list(each(chunk)), "map-indexed")
 
 
-def _select(pred: Any, coll: Any, who: str, want: bool) -> Any:
-    """The items whose (pred item) is truthy (want=True: filter) or falsey (want=False: remove):
-    a list for a realized input, a LazySeq for a lazy one."""
+def _selector(pred: Any, who: str, want: bool) -> Callable[[list[Any]], list[Any]]:
+    """The items of a chunk whose (pred item) is truthy (want=True: filter) or falsey (remove)."""
     pred = as_fn(pred, who)
-    t = type(coll)
-    if t in _REAL:
-        results = kw_values(pred, coll) if type(pred) is Keyword else _pymap(pred, coll)
-        out = [x for x, r in zip(coll, results) if (r is not None and r is not False) is want]
-        _charge(len(out))
-        return out
-    gen = (x for x in iter_seq(coll, who) if ((r := pred(x)) is not None and r is not False) is want)
-    return LazySeq(gen) if t is LazySeq else _realize(gen)
-
-
-def _as_seq(items: Any) -> Any:
-    return PList(items) if type(items) is list else items
+    results = _mapper(pred)
+    return lambda chunk: [x for x, r in zip(chunk, results(chunk)) if (r is not None and r is not False) is want]
 
 
 @builtin("filter", args=("[pred]", "[pred coll]"), category="sequences",
@@ -260,14 +264,16 @@ def _as_seq(items: Any) -> Any:
 def filter_(pred: Any, coll: Any = _NO) -> Any:
     if coll is _NO:
         return filter_xf(pred)
-    return _as_seq(_select(pred, coll, "filter", True))
+    return _chunked(coll, _selector(pred, "filter", True), "filter")
 
 
 @builtin("filterv", args="[pred coll]", category="sequences",
          doc="Like filter, but eager and returns a vector.",
          ex=(("(filterv odd? [1 2 3])", "[1 3]"), ("(filterv odd? nil)", "[]")))
 def filterv(pred: Any, coll: Any) -> Any:
-    return vec(_select(pred, coll, "filterv", True))
+    items = _items(coll, "filterv")
+    _charge(len(items))
+    return vec(_selector(pred, "filterv", True)(items))
 
 
 @builtin("remove", args=("[pred]", "[pred coll]"), category="sequences",
@@ -276,7 +282,7 @@ def filterv(pred: Any, coll: Any) -> Any:
 def remove(pred: Any, coll: Any = _NO) -> Any:
     if coll is _NO:
         return remove_xf(pred)
-    return _as_seq(_select(pred, coll, "remove", False))
+    return _chunked(coll, _selector(pred, "remove", False), "remove")
 
 
 @builtin("keep", args=("[f]", "[f coll]"), category="sequences",
@@ -285,14 +291,8 @@ def remove(pred: Any, coll: Any = _NO) -> Any:
 def keep(f: Any, coll: Any = _NO) -> Any:
     if coll is _NO:
         return keep_xf(f)
-    f = as_fn(f, "keep")
-    t = type(coll)
-    if t in _REAL:
-        out = [r for r in (kw_values(f, coll) if type(f) is Keyword else _pymap(f, coll)) if r is not None]
-        _charge(len(out))
-        return PList(out)
-    gen = (r for r in _pymap(f, iter_seq(coll, "keep")) if r is not None)
-    return LazySeq(gen) if t is LazySeq else _realize(gen)
+    results = _mapper(as_fn(f, "keep"))
+    return _chunked(coll, lambda chunk: [r for r in results(chunk) if r is not None], "keep")
 
 
 @builtin("keep-indexed", args=("[f]", "[f coll]"), category="sequences",
@@ -301,9 +301,8 @@ def keep(f: Any, coll: Any = _NO) -> Any:
 def keep_indexed(f: Any, coll: Any = _NO) -> Any:
     if coll is _NO:
         return keep_indexed_xf(f)
-    f = as_fn(f, "keep-indexed")
-    gen = (r for r in _pymap(f, itertools.count(), iter_seq(coll, "keep-indexed")) if r is not None)
-    return _result(gen, coll)
+    each = _indexed(f, "keep-indexed")
+    return _chunked(coll, lambda chunk: [r for r in each(chunk) if r is not None], "keep-indexed")
 
 
 @builtin("reduce", args=("[f coll]", "[f init coll]"), category="sequences",
@@ -318,13 +317,13 @@ def reduce_(f: Any, a: Any, b: Any = _NO) -> Any:
         if r is not _NO:
             return r
     if b is _NO:
-        it = iter(iter_seq(a, "reduce"))
+        it = iter(_reducible(a))
         acc = next(it, _NO)
         if acc is _NO:
             return f()
     else:
         acc = a
-        it = iter_seq(b, "reduce")
+        it = _reducible(b)
     R = Reduced
     for x in it:
         acc = f(acc, x)
@@ -347,6 +346,14 @@ def _plus_fn() -> Any:
     return _PLUS[0]
 
 
+def _reducible(coll: Any) -> Iterable[Any]:
+    """The items of coll for reduce: a lazy seq is read a chunk at a time (so a reduce that
+    stops early with `reduced` realizes what Clojure realizes), anything else directly."""
+    if type(coll) is LazySeq:
+        return _chain.from_iterable(coll.chunks())
+    return iter_seq(coll, "reduce")
+
+
 def _sum_fast(a: Any, b: Any) -> Any:
     """(reduce + ...) over a realized collection of plain numbers, in C: the same sequential
     left-to-right additions as calling + repeatedly. Python's `sum` does exactly that up to
@@ -358,6 +365,8 @@ def _sum_fast(a: Any, b: Any) -> Any:
         ti = type(init)
         if ti is not int and ti is not float:
             return _NO
+    if type(coll) is LazySeq:  # + never stops early: the whole seq is needed
+        coll = coll.realize()
     if type(coll) not in _REAL:
         return _NO
     ts = set(_pymap(type, coll))
@@ -403,18 +412,14 @@ def reduce_kv(f: Any, init: Any, coll: Any) -> Any:
              ("(reductions + [])", "(0)")))
 def reductions(f: Any, a: Any, b: Any = _NO) -> Any:
     f = as_fn(f, "reductions")
-    if b is _NO:
-        coll = a
-        it = iter(iter_seq(coll, "reductions"))
-        acc = next(it, _NO)
-        if acc is _NO:
-            return PList((f(),))
-    else:
-        coll = b
-        acc = a
-        it = iter(iter_seq(coll, "reductions"))
+    coll = a if b is _NO else b
 
-    def gen(acc: Any) -> Iterator[Any]:
+    def gen() -> Iterator[Any]:
+        it = iter(iter_seq(coll, "reductions"))
+        acc = next(it, _NO) if b is _NO else a
+        if acc is _NO:
+            yield f()
+            return
         R = Reduced
         if acc.__class__ is R:
             yield acc.val
@@ -427,7 +432,7 @@ def reductions(f: Any, a: Any, b: Any = _NO) -> Any:
                 return
             yield acc
 
-    return _result(gen(acc), coll)
+    return _lazy(gen(), unbounded(coll))
 
 
 # -- take / drop ----------------------------------------------------------------------------------
@@ -442,12 +447,9 @@ def take(n: Any, coll: Any = _NO) -> Any:
     n = _count_arg(n, "take")
     if n <= 0:
         return EMPTY_LIST
-    t = type(coll)
-    if t in _REAL:
-        return PList(coll[:n])
-    if t is LazySeq:
-        return LazySeq(_islice(coll, _clamp(n)))
-    return _realize(_islice(iter_seq(coll, "take"), _clamp(n)))
+    if type(coll) in _REAL:  # nothing to compute: the items are there
+        return LazySeq.of_items(list(coll[:n]))
+    return _lazy(_islice(iter_seq(coll, "take"), _clamp(n)))
 
 
 @builtin("drop", args=("[n]", "[n coll]"), category="sequences",
@@ -456,13 +458,7 @@ def take(n: Any, coll: Any = _NO) -> Any:
 def drop(n: Any, coll: Any = _NO) -> Any:
     if coll is _NO:
         return drop_xf(n)
-    n = max(_count_arg(n, "drop"), 0)
-    t = type(coll)
-    if t in _REAL:
-        return PList(coll[n:])
-    if t is LazySeq:
-        return LazySeq(_islice(coll, _clamp(n), None))
-    return _realize(_islice(iter_seq(coll, "drop"), _clamp(n), None))
+    return view(coll, _clamp(max(_count_arg(n, "drop"), 0)), "drop")  # the rest, chunked as coll is
 
 
 @builtin("take-while", args=("[pred]", "[pred coll]"), category="sequences",
@@ -472,8 +468,7 @@ def take_while(pred: Any, coll: Any = _NO) -> Any:
     if coll is _NO:
         return take_while_xf(pred)
     pred = as_fn(pred, "take-while")
-    gen = itertools.takewhile(lambda x: truthy(pred(x)), iter_seq(coll, "take-while"))
-    return _result(gen, coll)
+    return _lazy(itertools.takewhile(lambda x: truthy(pred(x)), iter_seq(coll, "take-while")))
 
 
 @builtin("drop-while", args=("[pred]", "[pred coll]"), category="sequences",
@@ -484,8 +479,7 @@ def drop_while(pred: Any, coll: Any = _NO) -> Any:
     if coll is _NO:
         return drop_while_xf(pred)
     pred = as_fn(pred, "drop-while")
-    gen = itertools.dropwhile(lambda x: truthy(pred(x)), iter_seq(coll, "drop-while"))
-    return _result(gen, coll)
+    return _lazy(itertools.dropwhile(lambda x: truthy(pred(x)), iter_seq(coll, "drop-while")), unbounded(coll))
 
 
 @builtin("take-last", args="[n coll]", category="sequences",
@@ -507,14 +501,9 @@ def drop_last(a: Any, b: Any = _NO) -> Any:
         n, coll = 1, a
     else:
         n, coll = _count_arg(a, "drop-last"), b
-    if type(coll) is LazySeq:
-        if n <= 0:
-            return coll
-        return LazySeq(_drop_last_gen(coll, _clamp(n)))
-    items = _items(coll, "drop-last")
     if n <= 0:
-        return PList(items)
-    return PList(items[:-n]) if n < len(items) else EMPTY_LIST
+        return _lazy(iter_seq(coll, "drop-last"), unbounded(coll))
+    return _lazy(_drop_last_gen(iter_seq(coll, "drop-last"), _clamp(n)), unbounded(coll))
 
 
 def _drop_last_gen(coll: Iterable[Any], n: int) -> Iterator[Any]:
@@ -538,12 +527,8 @@ def take_nth(n: Any, coll: Any = _NO) -> Any:
     if n <= 0:
         it = iter(iter_seq(coll, "take-nth"))
         first = next(it, _NO)
-        return EMPTY_LIST if first is _NO else LazySeq(itertools.repeat(first))
-    n = _clamp(n)
-    t = type(coll)
-    if t in _REAL:
-        return PList(coll[::n]) if t is not PVector else PList(_islice(coll, 0, None, n))
-    return _result(_islice(iter_seq(coll, "take-nth"), 0, None, n), coll)
+        return EMPTY_LIST if first is _NO else _lazy(itertools.repeat(first), True)
+    return _lazy(_islice(iter_seq(coll, "take-nth"), 0, None, _clamp(n)), unbounded(coll))
 
 
 @builtin("nthrest", args="[coll n]", category="sequences",
@@ -591,6 +576,12 @@ def _num(x: Any, who: str) -> Any:
     raise runtime_error(f"{who}: expected a number, got {type_name(x)} {short(x)}")
 
 
+def _in_chunks(items: Iterable[Any]) -> Iterator[list[Any]]:
+    it = iter(items)
+    while chunk := list(_islice(it, CHUNK)):
+        yield chunk
+
+
 def _float_range(start: Any, end: Any, step: Any) -> Iterator[Any]:
     x = start
     if step > 0:
@@ -611,7 +602,7 @@ def _float_range(start: Any, end: Any, step: Any) -> Iterator[Any]:
 def range_(*args: Any) -> Any:
     n = len(args)
     if n == 0:
-        return LazySeq(itertools.count())
+        return _lazy(itertools.count(), True)
     if n == 1:
         start, end, step = 0, _num(args[0], "range"), 1
     elif n == 2:
@@ -623,26 +614,20 @@ def range_(*args: Any) -> Any:
     if step == 0:
         if start == end:
             return EMPTY_LIST
-        return LazySeq(itertools.repeat(start))
+        return _lazy(itertools.repeat(start), True)
     if type(start) is int and type(step) is int and (type(end) is int or math.isinf(end) or end != end):
         if type(end) is float:
             if end != end or (end > 0) != (step > 0):
                 return EMPTY_LIST
-            return LazySeq(itertools.count(start, step))
-        cnt = max(0, -((start - end) // step))
-        if cnt <= RANGE_REALIZE_MAX:
-            _charge(cnt)
-            return PList(range(start, end, step))
-        return LazySeq(range(start, end, step))
+            return _lazy(itertools.count(start, step), True)
+        return LazySeq(Ints(range(start, end, step)))
     for x in (start, end, step):
         if x != x:
             return EMPTY_LIST
     span = (end - start) / step
     if span <= 0:
         return EMPTY_LIST
-    if math.isinf(span) or span > RANGE_REALIZE_MAX:
-        return LazySeq(_float_range(start, end, step))
-    return _realize(_float_range(start, end, step))
+    return LazySeq(Chunks(_in_chunks(_float_range(start, end, step))))
 
 
 @builtin("repeat", args=("[x]", "[n x]"), category="sequences",
@@ -650,7 +635,7 @@ def range_(*args: Any) -> Any:
          ex=(("(repeat 3 :x)", "(:x :x :x)"), ("(take 2 (repeat 7))", "(7 7)")))
 def repeat(a: Any, x: Any = _NO) -> Any:
     if x is _NO:
-        return LazySeq(itertools.repeat(a))
+        return _lazy(itertools.repeat(a), True)
     n = _count_arg(a, "repeat")
     if n <= 0:
         return EMPTY_LIST
@@ -669,14 +654,16 @@ def iterate(f: Any, x: Any) -> LazySeq:
             yield x
             x = f(x)
 
-    return LazySeq(gen(x))
+    return _lazy(gen(x), True)
 
 
 @builtin("cycle", args="[coll]", category="sequences",
          doc="The lazy infinite repetition of coll's items (empty if coll is empty).",
          ex=(("(take 5 (cycle [1 2]))", "(1 2 1 2 1)"), ("(cycle [])", "()")))
 def cycle(coll: Any) -> LazySeq:
-    return LazySeq(itertools.cycle(iter_seq(coll, "cycle")))
+    items = iter_seq(coll, "cycle")
+    empty = next(iter(items), _NO) is _NO  # Clojure's cycle takes (seq coll) at once too
+    return _lazy(itertools.cycle(items), not empty)
 
 
 @builtin("repeatedly", args=("[f]", "[n f]"), category="sequences",
@@ -685,13 +672,12 @@ def cycle(coll: Any) -> LazySeq:
 def repeatedly(a: Any, f: Any = _NO) -> Any:
     if f is _NO:
         g = as_fn(a, "repeatedly")
-        return LazySeq(g() for _ in itertools.count())
+        return _lazy((g() for _ in itertools.count()), True)
     n = _count_arg(a, "repeatedly")
     g = as_fn(f, "repeatedly")
     if n <= 0:
         return EMPTY_LIST
-    context.check_size(n, "repeatedly")
-    return PList([g() for _ in range(n)])
+    return _lazy(g() for _ in range(_clamp(n)))
 
 
 # -- combining ---------------------------------------------------------------------------------------
@@ -701,8 +687,7 @@ def repeatedly(a: Any, f: Any = _NO) -> Any:
          doc="The items of all colls, in order.",
          ex=(("(concat [1 2] '(3) nil [4])", "(1 2 3 4)"), ("(concat)", "()")))
 def concat(*colls: Any) -> Any:
-    its = [iter_seq(c, "concat") for c in colls]
-    return _result(_chain(*its), *colls)
+    return LazySeq(Chunks((chunk for c in colls for chunk in _chunks_of(c, "concat")), unbounded(*colls)))
 
 
 @builtin("mapcat", args=("[f]", "[f & colls]"), category="sequences",
@@ -712,9 +697,9 @@ def concat(*colls: Any) -> Any:
 def mapcat(f: Any, *colls: Any) -> Any:
     if not colls:
         return mapcat_xf(f)
-    mapped = map_(f, *colls)
-    gen = _chain.from_iterable(iter_seq(c, "mapcat") for c in mapped)
-    return _result(gen, mapped)
+    mapped = map_(f, *colls)  # as (apply concat (map f colls)): the results' chunks are kept
+    mapped.nth(3)  # apply realizes concat's fixed arguments and checks for more, at once
+    return LazySeq(Chunks((chunk for c in mapped for chunk in _chunks_of(c, "mapcat")), unbounded(mapped)))
 
 
 @builtin("interleave", args="[& colls]", category="sequences",
@@ -724,7 +709,7 @@ def interleave(*colls: Any) -> Any:
     if not colls:
         return EMPTY_LIST
     its = [iter_seq(c, "interleave") for c in colls]
-    return _result(_chain.from_iterable(zip(*its)), *colls)
+    return _lazy(_chain.from_iterable(zip(*its)), all(unbounded(c) for c in colls))
 
 
 @builtin("interpose", args=("[sep]", "[sep coll]"), category="sequences",
@@ -743,7 +728,7 @@ def interpose(sep: Any, coll: Any = _NO) -> Any:
             yield sep
             yield x
 
-    return _result(gen(iter_seq(coll, "interpose")), coll)
+    return _lazy(gen(iter_seq(coll, "interpose")), unbounded(coll))
 
 
 # -- partitioning ------------------------------------------------------------------------------------
@@ -800,7 +785,7 @@ def partition(n: Any, a: Any, b: Any = _NO, c: Any = _NO) -> Any:
         step, pad, coll = _positive(a, "partition", "step"), _NO, b
     else:
         step, pad, coll = _positive(a, "partition", "step"), b, c
-    return _result(_windows(iter_seq(coll, "partition"), n, step, pad, False), coll)
+    return _lazy(_windows(iter_seq(coll, "partition"), n, step, pad, False), unbounded(coll))
 
 
 @builtin("partition-all", args=("[n]", "[n coll]", "[n step coll]"), category="sequences",
@@ -814,7 +799,7 @@ def partition_all(n: Any, a: Any = _NO, b: Any = _NO) -> Any:
         step, coll = n, a
     else:
         step, coll = _positive(a, "partition-all", "step"), b
-    return _result(_windows(iter_seq(coll, "partition-all"), n, step, _NO, True), coll)
+    return _lazy(_windows(iter_seq(coll, "partition-all"), n, step, _NO, True), unbounded(coll))
 
 
 @builtin("partition-by", args=("[f]", "[f coll]"), category="sequences",
@@ -838,7 +823,7 @@ def partition_by(f: Any, coll: Any = _NO) -> Any:
         if buf:
             yield PList(buf)
 
-    return _result(gen(iter_seq(coll, "partition-by")), coll)
+    return _lazy(gen(iter_seq(coll, "partition-by")), unbounded(coll))
 
 
 # -- shaping ----------------------------------------------------------------------------------------
@@ -868,7 +853,7 @@ def flatten(x: Any) -> Any:
             else:
                 stack.pop()
 
-    return _result(gen(), x)
+    return _lazy(gen())
 
 
 @builtin("distinct", args=("[]", "[coll]"), category="sequences",
@@ -888,7 +873,7 @@ def distinct(coll: Any = _NO) -> Any:
                 add(k)
                 yield x
 
-    return _result(gen(iter_seq(coll, "distinct")), coll)
+    return _lazy(gen(iter_seq(coll, "distinct")), unbounded(coll))
 
 
 @builtin("dedupe", args=("[]", "[coll]"), category="sequences",
@@ -897,15 +882,7 @@ def distinct(coll: Any = _NO) -> Any:
 def dedupe(coll: Any = _NO) -> Any:
     if coll is _NO:
         return dedupe_xf()
-
-    def gen(it: Iterable[Any]) -> Iterator[Any]:
-        prev: Any = _NO
-        for x in it:
-            if prev is _NO or not equals(prev, x):
-                yield x
-            prev = x
-
-    return _result(gen(iter_seq(coll, "dedupe")), coll)
+    return sequence_of(dedupe_xf(), (coll,), "dedupe")  # Clojure's is (sequence (dedupe) coll)
 
 
 @builtin("reverse", args="[coll]", category="sequences",
@@ -1106,6 +1083,7 @@ def apply_(f: Any, *args: Any) -> Any:
         rest = last
     else:
         rest = _items(last, "apply")
+    _charge(len(rest))  # spreading a big collection as arguments copies it
     if len(args) == 1:
         return f(*rest)
     return f(*args[:-1], *rest)
@@ -1133,4 +1111,4 @@ def dorun(a: Any, b: Any = _NO) -> None:
     return None
 
 
-__all__ = ["eq_key", "kw_values", "map_", "filter_", "reduce_", "apply_", "range_", "RANGE_REALIZE_MAX"]
+__all__ = ["eq_key", "kw_values", "map_", "filter_", "reduce_", "apply_", "range_"]

@@ -27,6 +27,15 @@ def sorted_map_of(pairs: Any, comparator: Any, who: str) -> SortedMap:
     return SortedMap.build(pairs, cmp, comparator)
 
 
+def sorted_in_order(keys: tuple[Any, ...], vals: tuple[Any, ...] | None, comparator: Any) -> SortedMap | SortedSet:
+    """A sorted map (or set, with no vals) of keys already in comparator's order: a sorted
+    collection that crossed a process boundary (its comparator is not called to rebuild it)."""
+    cmp = compare_values if comparator is None else _comparator(comparator, "sorted collection")
+    if vals is None:
+        return SortedSet(keys, cmp, comparator)
+    return SortedMap(keys, vals, cmp, comparator)
+
+
 def sorted_set_of(items: Any, comparator: Any, who: str) -> SortedSet:
     cmp = compare_values if comparator is None else _comparator(comparator, who)
     return SortedSet.build(items, cmp, comparator)

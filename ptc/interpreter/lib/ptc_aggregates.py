@@ -41,6 +41,7 @@ from ..values import (
     PVector,
     Symbol,
     as_fn,
+    iter_all,
     iter_seq,
     lookup,
     map_keys,
@@ -88,7 +89,7 @@ def _rows(coll: Any, who: str) -> Any:
         return coll
     if t is LazySeq:
         return coll.realize()
-    return list(iter_seq(coll, who))
+    return list(iter_all(coll, who))
 
 
 def _numbers(vals: list[Any], who: str) -> list[Any]:

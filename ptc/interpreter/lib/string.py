@@ -8,7 +8,7 @@ from .. import context
 from ..context import check_string, tick
 from ..errors import runtime_error
 from ..registry import builtin
-from ..values import MAP_TYPES, Regex, as_fn, iter_seq, map_items, vec
+from ..values import MAP_TYPES, Regex, as_fn, iter_all, iter_seq, map_items, vec
 from .core_numbers import describe
 from .core_strings import str_value
 from .regex import Compiled, as_compiled, groups_of, iter_spans, search
@@ -41,7 +41,7 @@ def join(separator: Any, coll: Any = _NOARG) -> str:
         sep, coll = "", separator
     else:
         sep = separator if type(separator) is str else str_value(separator)
-    parts = [x if type(x) is str else str_value(x) for x in iter_seq(coll, "str/join")]
+    parts = [x if type(x) is str else str_value(x) for x in iter_all(coll, "str/join")]
     total = sum(map(len, parts)) + len(sep) * max(0, len(parts) - 1)
     if total > _SMALL:
         check_string(total)

@@ -15,10 +15,11 @@ transducer uses it.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from .. import context
 from ..errors import PTCError, limit_error, runtime_error
+from ..lazy import CHUNK, Chunks, unbounded
 from ..registry import builtin
 from ..values import (
     LazySeq,
@@ -190,42 +191,47 @@ def apply_xform(xform: Any, coll: Any) -> list[Any]:
     return out
 
 
-def _xform_iter(xform: Callable[..., Any], coll: Any) -> Iterable[Any]:
-    """Incremental transduction (for lazy inputs): pulls inputs only as outputs are needed."""
+def _xform_chunks(xform: Callable[..., Any], colls: tuple[Any, ...], who: str) -> Iterator[list[Any]]:
+    """Incremental transduction, as Clojure's `sequence`: the outputs in chunks of 32, each
+    pulling only the inputs it needs (several colls step the xform with one item of each).
+    Like Clojure's chunked iterator seq, a chunk is handed over once the output after it is
+    known (or the input has ended)."""
+    its = [iter_seq(c, who) for c in colls]
     buf: list[Any] = []
     rf = xform(_collector(buf))
     acc: Any = None
     R = Reduced
-    for x in coll:
-        acc = rf(acc, x)
-        if buf:
-            items = buf[:]
-            buf.clear()
-            yield from items
+    one = len(its) == 1
+    for x in (its[0] if one else zip(*its)):
+        acc = rf(acc, x) if one else rf(acc, *x)
+        while len(buf) > CHUNK:
+            yield buf[:CHUNK]
+            del buf[:CHUNK]
         if acc.__class__ is R:
             acc = acc.val
             break
-    rf(acc)
-    yield from buf
+    rf(acc)  # completion may flush (partition-all...)
+    while buf:
+        yield buf[:CHUNK]
+        del buf[:CHUNK]
 
 
-def _sequence_with(xform: Any, coll: Any, who: str) -> Any:
-    xform = as_fn(xform, who)
-    if type(coll) is LazySeq:
-        return LazySeq(_xform_iter(xform, coll))
-    return PList(apply_xform(xform, coll))
+def sequence_of(xform: Any, colls: tuple[Any, ...], who: str) -> LazySeq:
+    chunks = _xform_chunks(as_fn(xform, who), colls, who)
+    return LazySeq(Chunks(chunks, all(unbounded(c) for c in colls)))
 
 
-@builtin("sequence", args=("[coll]", "[xform coll]"), category="transducers",
-         doc="A seq of coll, or of coll transformed by xform (lazy only when coll is lazy).",
+@builtin("sequence", args=("[coll]", "[xform coll]", "[xform coll & colls]"), category="transducers",
+         doc="A seq of coll, or the lazy seq of coll transformed by xform (with several colls, xform "
+             "gets one item of each).",
          ex=(("(sequence (map inc) [1 2])", "(2 3)"), ("(sequence [1 2])", "(1 2)"),
-             ("(sequence nil)", "()")))
-def sequence(a: Any, coll: Any = _NO) -> Any:
-    if coll is _NO:
+             ("(sequence (map +) [1 2] [10 20])", "(11 22)"), ("(sequence nil)", "()")))
+def sequence(a: Any, *colls: Any) -> Any:
+    if not colls:
         if type(a) is LazySeq or type(a) is PList:
             return a
         return PList(iter_seq(a, "sequence"))
-    return _sequence_with(a, coll, "sequence")
+    return sequence_of(a, colls, "sequence")
 
 
 @builtin("eduction", args="[xform* coll]", category="transducers",
@@ -244,7 +250,7 @@ def eduction(*args: Any) -> Any:
             rf = f(rf)
         return rf
 
-    return _sequence_with(composed, coll, "eduction")
+    return sequence_of(composed, (coll,), "eduction")
 
 
 # -- transducer constructors (the 1-arity forms of sequence functions) -------------------------

@@ -1,0 +1,426 @@
+"""Lazy sequences, realized on demand one chunk at a time, like Clojure's lazy and chunked seqs.
+
+A `LazySeq` pulls chunks (Python lists) from a `Source`. Chunked sources (vectors, `(range
+n)`) give 32 items a chunk, and map, filter, keep and friends keep those chunks; unchunked
+ones (lists, strings, maps, sets, `iterate`, `(range)`) give one item at a time. So a
+program that needs only a prefix computes what Clojure computes: the chunks that prefix
+touches, and never anything past them (an item that would throw, an infinite tail).
+
+Consumers that need every item (`count`, `reduce`, `into`, printing) drain the source: a
+chain of maps and filters over a vector then runs as one pass over the rest of it, with no
+per-chunk overhead. Every realized item counts against the limits (collection size, the
+memory estimate, the deadline); nothing unbounded is realized.
+
+A lazy seq is realized only while a program runs: its items are computed by program code
+(and tool calls), which must not run outside the run's limits. Outside a run (the host
+printing memory, say) its realized items are all there is: the printer shows the rest as
+`...`. What a program def's is realized when it ends (memory outlives the program), except
+what is `infinite` ((range), iterate, cycle, repeat... and what maps and filters them).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any, Callable, Iterable, Iterator
+
+from . import context
+from .context import check_realized
+from .errors import PTCError
+
+CHUNK = 32  # Clojure's chunk size
+_DRAIN = 4096  # items a drain realizes between limit checks, from an unbounded source
+
+
+class Source:
+    """Where a lazy seq's items come from, a chunk at a time."""
+
+    infinite = False  # it never ends ((range), iterate, cycle...)
+
+    def next(self) -> list[Any] | None:
+        """The next chunk (maybe empty), or None when there is no more."""
+        raise NotImplementedError
+
+    def drain(self) -> Iterator[list[Any]]:
+        """Everything left, in as few chunks as the source can make (each is charged as it comes)."""
+        while (chunk := self.next()) is not None:
+            yield chunk
+
+
+class Items(Source):
+    """An iterator of items, one per chunk (unchunked)."""
+
+    __slots__ = ("it", "infinite")
+
+    def __init__(self, it: Iterable[Any], infinite: bool = False) -> None:
+        self.it = iter(it)
+        self.infinite = infinite
+
+    def next(self) -> list[Any] | None:
+        for x in self.it:
+            return [x]
+        return None
+
+    def drain(self) -> Iterator[list[Any]]:
+        it = self.it
+        while chunk := list(itertools.islice(it, _DRAIN)):
+            yield chunk
+
+
+class Chunks(Source):
+    """A generator of chunks (a `for` comprehension, a sequence function's own loop)."""
+
+    __slots__ = ("gen", "infinite")
+
+    def __init__(self, gen: Iterator[list[Any]], infinite: bool = False) -> None:
+        self.gen = gen
+        self.infinite = infinite
+
+    def next(self) -> list[Any] | None:
+        return next(self.gen, None)
+
+    def drain(self) -> Iterator[list[Any]]:
+        return self.gen
+
+
+class Slices(Source):
+    """An indexable collection from position `start`: when chunked (vectors), the chunks end at
+    multiples of 32 (a vector's own blocks, as Clojure's chunked seq of a vector), else one
+    item each; a drain takes the whole rest as one slice."""
+
+    __slots__ = ("coll", "pos", "chunked")
+
+    def __init__(self, coll: Any, start: int, chunked: bool) -> None:
+        self.coll, self.pos, self.chunked = coll, start, chunked
+
+    def next(self) -> list[Any] | None:
+        i = self.pos
+        if i >= len(self.coll):
+            return None
+        self.pos = end = (i // CHUNK + 1) * CHUNK if self.chunked else i + 1
+        return list(self.coll[i:end])
+
+    def drain(self) -> Iterator[list[Any]]:
+        i, self.pos = self.pos, len(self.coll)
+        if i < len(self.coll):
+            yield list(self.coll[i:])
+
+
+class Ints(Source):
+    """An integer range: 32 numbers a chunk, as Clojure's LongRange."""
+
+    __slots__ = ("r", "n", "pos")
+
+    def __init__(self, r: range) -> None:
+        self.r, self.pos = r, 0
+        self.n = _range_len(r)  # len() overflows past 2**63
+
+    def next(self) -> list[Any] | None:
+        i = self.pos
+        if i >= self.n:
+            return None
+        self.pos = i + CHUNK
+        return list(self.r[i:i + CHUNK])
+
+    def drain(self) -> Iterator[list[Any]]:
+        r = self.r
+        while self.pos < self.n:  # in big slices, so that limits are checked as it goes
+            i = self.pos
+            self.pos = i + 65536
+            yield list(r[i:i + 65536])
+
+
+def _range_len(r: range) -> int:
+    if r.step > 0:
+        return max(0, (r.stop - r.start + r.step - 1) // r.step)
+    return max(0, (r.start - r.stop - r.step - 1) // -r.step)
+
+
+class Mapped(Source):
+    """`each(chunk)` applied to every chunk of `source`: map, filter, keep... keep the source's
+    chunks (so its chunkedness), and a drain maps the whole rest at once."""
+
+    __slots__ = ("source", "each")
+
+    def __init__(self, source: Source, each: Callable[[list[Any]], list[Any]]) -> None:
+        self.source, self.each = source, each
+
+    @property
+    def infinite(self) -> bool:  # type: ignore[override]
+        return self.source.infinite
+
+    def next(self) -> list[Any] | None:
+        chunk = self.source.next()
+        return None if chunk is None else self.each(chunk)
+
+    def drain(self) -> Iterator[list[Any]]:
+        each = self.each
+        for chunk in self.source.drain():
+            yield each(chunk)
+
+
+class Of(Source):
+    """Another lazy seq's items from position `pos` on, read through that seq (so both share
+    what is realized, and the items are computed once)."""
+
+    __slots__ = ("seq", "pos")
+
+    def __init__(self, seq: "LazySeq", pos: int = 0) -> None:
+        self.seq, self.pos = seq, pos
+
+    @property
+    def infinite(self) -> bool:  # type: ignore[override]
+        return self.seq.infinite
+
+    def next(self) -> list[Any] | None:
+        chunk = self.seq.chunk_from(self.pos)
+        if chunk is None:
+            return None
+        self.pos += len(chunk)
+        return chunk
+
+    def drain(self) -> Iterator[list[Any]]:
+        s = self.seq
+        s.fill(-1)
+        i, self.pos = self.pos, len(s._cache)
+        if i < len(s._cache):
+            yield s._cache[i:]
+
+
+class LazySeq:
+    """A possibly unbounded sequence, realized chunk by chunk on demand and cached."""
+
+    __slots__ = ("_src", "_cache", "_ends", "_charged", "origin")
+
+    def __init__(self, src: Source | Iterable[Any] = ()) -> None:
+        if not isinstance(src, Source):
+            src = Items(src)
+        self._src: Source | None = src
+        self._cache: list[Any] = []
+        self._ends: list[int] = []  # where each realized chunk ends in _cache
+        self._charged = 0  # items charged against the limits so far
+        self.origin: tuple[Any, int] | None = None  # (coll, start) for a view of coll (see view)
+
+    @classmethod
+    def of_items(cls, items: list[Any], rest: Source | None = None) -> "LazySeq":
+        """A lazy seq already realized to these items (and then `rest`, if any)."""
+        s = cls(())
+        s._src, s._cache, s._ends, s._charged = rest, items, [len(items)] if items else [], len(items)
+        return s
+
+    @property
+    def realized(self) -> bool:
+        return self._src is None
+
+    @property
+    def infinite(self) -> bool:
+        """It never ends: only a prefix of it can ever be realized."""
+        return self._src is not None and self._src.infinite
+
+    def _add(self, chunk: list[Any]) -> None:
+        cache = self._cache
+        cache.extend(chunk)
+        self._ends.append(len(cache))
+        if len(cache) - self._charged >= 1024:  # limits, every 1024 items at most
+            check_realized(len(cache), len(cache) - self._charged)
+            self._charged = len(cache)
+
+    def _more(self) -> bool:
+        """Realize the next non-empty chunk; False when there is none."""
+        src = self._src
+        if src is not None and context.CURRENT is context.IDLE:
+            raise NotInRun()
+        while src is not None:
+            chunk = src.next()
+            if chunk is None:
+                self._src = None
+                check_realized(len(self._cache), 0)
+                return False
+            if chunk:
+                self._add(chunk)
+                return True
+        return False
+
+    def fill(self, n: int) -> None:
+        """Realize at least n items (n = -1: all of them)."""
+        if n < 0:
+            if self._src is not None and context.CURRENT is context.IDLE:
+                raise NotInRun()
+            src, self._src = self._src, None
+            if src is not None:
+                try:
+                    for chunk in src.drain():
+                        if chunk:
+                            self._add(chunk)
+                except BaseException:
+                    self._src = _Failed()  # a failed realization is not silently an end
+                    raise
+                check_realized(len(self._cache), 0)
+            return
+        while len(self._cache) < n and self._more():
+            pass
+
+    def chunk_from(self, pos: int) -> list[Any] | None:
+        """The items from pos to the end of the chunk holding pos (realizing it), or None."""
+        if pos >= len(self._cache) and not self._more_until(pos):
+            return None
+        ends = self._ends
+        lo, hi = 0, len(ends)
+        while lo < hi:  # the first chunk that ends after pos
+            mid = (lo + hi) // 2
+            if ends[mid] > pos:
+                hi = mid
+            else:
+                lo = mid + 1
+        return self._cache[pos:ends[lo]]
+
+    def chunks(self) -> Iterator[list[Any]]:
+        """The items chunk by chunk, realizing each as it is reached."""
+        pos = 0
+        while (chunk := self.chunk_from(pos)) is not None:
+            yield chunk
+            pos += len(chunk)
+
+    def _more_until(self, pos: int) -> bool:
+        while len(self._cache) <= pos:
+            if not self._more():
+                return False
+        return True
+
+    def __iter__(self) -> Iterator[Any]:
+        i = 0
+        cache = self._cache
+        while True:
+            if i >= len(cache) and not self._more():
+                return
+            j = len(cache)
+            yield from cache[i:j]  # what is realized, then the next chunk
+            i = j
+
+    def items(self) -> list[Any]:
+        """Every item, realized in one pass (the caller must not change the list)."""
+        self.fill(-1)
+        return self._cache
+
+    def realize(self) -> Any:
+        from .values import PList
+
+        self.fill(-1)
+        return PList(self._cache)
+
+    def __len__(self) -> int:
+        self.fill(-1)
+        return len(self._cache)
+
+    def nth(self, i: int, default: Any = None) -> Any:
+        if i >= len(self._cache):
+            self._more_until(i)
+        return self._cache[i] if i < len(self._cache) else default
+
+    def __hash__(self) -> int:
+        return hash(self.realize())
+
+    def __eq__(self, other: object) -> bool:
+        from .values import equals
+
+        return equals(self, other)
+
+    def __repr__(self) -> str:
+        from .printer import pr_str
+
+        return pr_str(self)
+
+
+class NotInRun(PTCError):
+    """A lazy seq's unrealized part was asked for outside a program run (see the module doc)."""
+
+    def __init__(self) -> None:
+        super().__init__("runtime", "an infinite lazy sequence is realized only while a program runs",
+                         hint="take a bounded part of it in a program, e.g. (vec (take 100 xs))")
+
+
+class Cut(Source):
+    """The end of a prefix of an infinite seq, sent where its rest cannot follow (to or from
+    an isolated process)."""
+
+    infinite = True
+
+    def next(self) -> list[Any] | None:
+        from .errors import runtime_error
+
+        raise runtime_error("this infinite lazy sequence was kept in memory only up to the items "
+                            "realized when its program ended", hint="define it again in this program")
+
+
+def unbounded(*colls: Any) -> bool:
+    """Whether any of colls is an infinite lazy seq."""
+    return any(type(c) is LazySeq and c.infinite for c in colls)
+
+
+class _Failed(Source):
+    """What a lazy seq whose realization raised has left: realizing it again raises again."""
+
+    def next(self) -> list[Any] | None:
+        from .errors import runtime_error
+
+        raise runtime_error("this lazy sequence failed while it was being realized")
+
+
+def _indexable(coll: Any, who: str) -> Any:
+    """coll itself if it can be read by position (vectors, lists, strings, lazy seqs), else its
+    items in a list (maps give [k v] entries; nil is empty)."""
+    from .values import PList, VECTOR_TYPES, iter_seq
+
+    t = type(coll)
+    if t is LazySeq or t in VECTOR_TYPES or t is PList or t is str:
+        return coll
+    return list(iter_seq(coll, who))
+
+
+def source_of(coll: Any, start: int = 0, who: str = "seq") -> Source:
+    """The chunked or unchunked source of any seqable from position start, as Clojure chunks
+    it: vectors and lazy seqs of chunked origin in 32s, lists, strings, maps and sets one by one."""
+    from .values import VECTOR_TYPES
+
+    coll = _indexable(coll, who)
+    t = type(coll)
+    if t is LazySeq:
+        return Of(coll, start)
+    return Slices(coll, start, t in VECTOR_TYPES)
+
+
+def chunks_of(coll: Any, who: str = "seq") -> Iterator[list[Any]]:
+    """The items of any seqable, chunk by chunk as source_of gives them (realized as reached)."""
+    if type(coll) is LazySeq:
+        return coll.chunks()
+    return iter(source_of(coll, 0, who).next, None)
+
+
+def view(coll: Any, start: int, who: str = "seq") -> "LazySeq":
+    """coll from position start, without copying: `rest`, `next`, `drop` and `seq` of a long
+    vector or seq. A view of a view reads the original, so (recur (rest xs)) stays linear."""
+    if type(coll) is LazySeq and coll.origin is not None:
+        coll, start = coll.origin[0], coll.origin[1] + start
+    coll = _indexable(coll, who)
+    s = LazySeq(source_of(coll, start))
+    s.origin = (coll, start)
+    return s
+
+
+def realized_view(s: "LazySeq") -> tuple[Any, int] | None:
+    """(collection, start) when s is a view of a realized collection, so that first, empty? and
+    next can read the collection in O(1) instead of realizing a chunk of the view."""
+    o = s.origin
+    return None if o is None or type(o[0]) is LazySeq else o
+
+
+def cons(x: Any, coll: Any) -> "LazySeq":
+    """x in front of a lazy seq: the seq stays lazy (and its rest keeps its chunks)."""
+    def gen() -> Iterator[list[Any]]:
+        yield [x]
+        yield from chunks_of(coll)
+
+    return LazySeq(Chunks(gen()))
+
+
+__all__ = ["LazySeq", "Source", "Items", "Chunks", "Slices", "Ints", "Mapped", "Of", "source_of", "chunks_of",
+           "view", "realized_view", "cons", "unbounded", "NotInRun", "Cut", "CHUNK"]

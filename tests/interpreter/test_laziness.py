@@ -1,0 +1,93 @@
+"""Laziness as Clojure's: how much of a seq each function realizes (probes with expected values
+from real Clojure, tests/conformance/laziness.py), infinite seqs, and what a lazy seq may do
+outside a program run."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+import ptc
+from ptc import Limits, PTCError
+from ptc.interpreter.printer import pr_str
+
+PROBES = json.loads((Path(__file__).resolve().parents[1] / "conformance" / "laziness.json").read_text())
+BY_FUNCTION: dict[str, list[dict]] = defaultdict(list)
+for _p in PROBES:
+    BY_FUNCTION[_p["function"]].append(_p)
+
+
+def outcome(source: str) -> str:
+    try:
+        return pr_str(ptc.run(source).value)
+    except PTCError as e:
+        return f"error[{e.kind}]"
+
+
+@pytest.mark.parametrize("function", sorted(BY_FUNCTION))
+def test_realizes_what_clojure_realizes(function: str) -> None:
+    wrong = []
+    for p in BY_FUNCTION[function]:
+        got = outcome(p["source"])
+        want = "error[runtime]" if "error" in p else p["expected"]
+        if got != want:
+            wrong.append(f"{p['source']}: Clojure {want}, ptc {got}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_prefixes_of_infinite_and_throwing_seqs() -> None:
+    cases = {
+        "(take 2 (cycle (map #(/ 10 %) [1 2 0])))": None,  # a chunk of 3: the 0 is computed
+        "(take 2 (cycle (map #(/ 10 %) (list 1 2 0))))": "(10 5)",
+        "(take 3 (for [x (range) :when (odd? x)] (* x x)))": "(1 9 25)",
+        "(take 3 (for [x (range) y (range x) :while (< y 2)] [x y]))": "([1 0] [2 0] [2 1])",
+        "(for [x [1 2 3] y [1 2 3] :while (< y x)] [x y])": "([2 1] [3 1] [3 2])",
+        "(take 2 (partition-by #(quot % 3) (range)))": "((0 1 2) (3 4 5))",
+        "(take 3 (sequence (map +) (range) (range 10 20)))": "(10 12 14)",
+        "(first (drop-while #(< % 1000) (range)))": "1000",
+        "(take 4 (distinct (map #(mod % 7) (range))))": "(0 1 2 3)",
+        "(list? (map inc [1 2]))": "false",
+    }
+    for src, want in cases.items():
+        assert outcome(src) == (want or "error[runtime]"), src
+
+
+def test_limits_bound_what_is_realized() -> None:
+    small = Limits(max_collection=1000)
+    with pytest.raises(PTCError) as e:
+        ptc.run("(count (range))", limits=small)
+    assert e.value.kind == "limit"
+    with pytest.raises(PTCError) as e:
+        ptc.run("(last (for [x (range) :when (odd? x)] x))", limits=small)
+    assert e.value.kind == "limit"
+    with pytest.raises(PTCError) as e:
+        ptc.run("(first (filter neg? (range)))", limits=Limits(timeout=0.3))
+    assert e.value.kind == "limit"
+
+
+def test_a_for_whose_seq_is_dropped_never_runs() -> None:
+    r = ptc.run("(do (for [x [1 2]] (println x)) (map println [3]) :done)")
+    assert r.value == ptc.run(":done").value and r.prints == ()
+    assert ptc.run("(doall (for [x [1 2]] (println x)))").prints == ("1", "2")
+
+
+def test_defs_are_realized_when_the_program_ends() -> None:
+    r = ptc.run('(def xs (map (fn [x] (println "f" x) x) [1 2])) :ok')
+    assert r.prints == ("f 1", "f 2")  # realized within the run that defined it
+    assert ptc.run("(count xs)", memory=r.memory).prints == ()
+    with pytest.raises(PTCError) as e:  # not known to be infinite, but never ends
+        ptc.run("(def xs (take-while some? (range))) 1", limits=Limits(max_collection=1000))
+    assert e.value.kind == "limit" and "held by xs" in e.value.message and "(def xs (vec (take" in e.value.hint
+
+
+def test_infinite_seqs_stay_lazy_in_memory() -> None:
+    r = ptc.run("(def nat (iterate inc 0)) (def sq (for [x (range)] (* x x))) (take 3 sq)")
+    assert pr_str(r.value) == "(0 1 4)"
+    assert pr_str(r.memory["nat"]).endswith(" 31 ...)")  # its first chunk; the rest is never computed here
+    assert pr_str(r.memory["sq"]).startswith("(0 1 4 9 ")
+    with pytest.raises(PTCError, match="only while a program runs"):
+        list(r.memory["nat"])  # the host cannot run program code outside a run
+    assert ptc.run("(nth nat 100)", memory=r.memory).value == 100
