@@ -14,6 +14,7 @@ from . import values as v
 from .errors import PTCError, suggest
 from .reader import Coll, Form, Lit, RegexLit, Sym, form_to_value
 from .registry import REGISTRY, SPECIAL_FORMS, load_library, resolve
+from .unsupported import MISSING
 
 
 @dataclass(frozen=True)
@@ -67,22 +68,22 @@ _INTEROP_HINTS = {
     "indexOf": "clojure.string/index-of", "substring": "subs", "replace": "clojure.string/replace",
 }
 
+# Clojure's special forms and host names PTC-Lisp refuses (clojure.core's: unsupported.MISSING)
 _UNSUPPORTED_FORMS = {
-    "defmacro": "macros", "macroexpand": "macros", "eval": "eval", "read-string": "read-string",
-    "load": "load", "load-file": "load-file", "load-string": "load-string", "ns": "namespaces",
-    "require": "require", "import": "import", "in-ns": "namespaces", "use": "use",
-    "atom": "atoms", "swap!": "atoms", "reset!": "atoms", "deref": "deref", "volatile!": "volatiles",
-    "vswap!": "volatiles", "vreset!": "volatiles", "ref": "refs", "dosync": "refs", "agent": "agents",
-    "future": "futures", "promise": "promises", "deliver": "promises", "set!": "set!", "var": "vars",
-    "binding": "dynamic bindings", "defprotocol": "protocols", "defrecord": "records",
-    "deftype": "types", "reify": "reify", "proxy": "proxy", "gen-class": "gen-class",
-    "defmulti": "multimethods", "defmethod": "multimethods", "slurp": "file I/O", "spit": "file I/O",
-    "new": "Java interop (new)", ".": "Java interop (.)", "..": "Java interop (..)",
-    "monitor-enter": "locking", "locking": "locking", "with-open": "with-open",
-    "with-out-str": "with-out-str", "intern": "intern", "resolve": "resolve", "ns-resolve": "ns-resolve",
-    "requiring-resolve": "requiring-resolve", "alter-var-root": "vars", "time": "time",
-    "sh": "shell access", "System/exit": "System/exit",
+    "set!": "set!", "var": "vars", "new": "Java interop (new)", ".": "Java interop (.)",
+    "monitor-enter": "locking", "monitor-exit": "locking", "sh": "shell access", "System/exit": "System/exit",
 }
+
+
+def _unsupported(form: Any, name: str) -> PTCError | None:
+    """The error for a Clojure name PTC-Lisp deliberately lacks, saying why; None for others."""
+    if name in _UNSUPPORTED_FORMS:
+        return _err(form, f"{_UNSUPPORTED_FORMS[name]} ({name}) is not supported in PTC-Lisp",
+                    hint="see docs/deviations.md")
+    reason = MISSING.get(name)
+    if reason is None:
+        return None
+    return _err(form, f"{name} is not supported in PTC-Lisp ({reason.title})", hint=reason.why)
 
 
 def _err(form: Any, message: str, hint: str | None = None) -> PTCError:
@@ -238,9 +239,9 @@ class Analyzer:
             raise self._interop(s)
         if name.endswith(".") and len(name) > 1:
             raise _err(s, f"Java constructor call ({name}) is not supported in PTC-Lisp")
-        if name in _UNSUPPORTED_FORMS:
-            raise _err(s, f"{_UNSUPPORTED_FORMS[name]} ({name}) is not supported in PTC-Lisp",
-                       hint="see docs/deviations.md")
+        refused = _unsupported(s, name)
+        if refused is not None:
+            raise refused
         pool = list(self.st.user_defs) + list(REGISTRY) + list(names.tools) + list(names.data) \
             + list(SPECIAL_FORMS) + _visible_locals(env)
         close = suggest(name, pool)
@@ -305,9 +306,9 @@ class Analyzer:
             special = _SPECIALS.get(head.name)
             if special is not None:
                 return special(self, f, env, tail)
-            if head.name in _UNSUPPORTED_FORMS and head.name not in self.st.user_defs:
-                raise _err(head, f"{_UNSUPPORTED_FORMS[head.name]} ({head.name}) is not supported in PTC-Lisp",
-                           hint="see docs/deviations.md")
+            refused = None if head.name in self.st.user_defs else _unsupported(head, head.name)
+            if refused is not None:
+                raise refused
         if isinstance(head, Sym) and head.ns is not None and head.full in _UNSUPPORTED_FORMS:
             raise _err(head, f"{head.full} is not supported in PTC-Lisp",
                        hint="programs cannot exit or reach the system")
@@ -818,6 +819,20 @@ def _when_not(f: Coll) -> Form:
     return _list([_sym("if", f), f.items[1], Lit(None, f.line, f.col), _list([_sym("do", f)] + f.items[2:], f)], f)
 
 
+@_macro("assert", "(assert test message?)", "Throws an error (\"Assert failed: ...\") when test is falsey; nil otherwise.",
+        (("(assert (pos? 1) \"must be positive\")", "nil"),))
+def _assert(f: Coll) -> Form:
+    _arity_check(f, 1, 2, "(assert test message?)")
+    test = f.items[1]
+    shown = _list([_sym("pr-str", f), _list([_sym("quote", f), test], f)], f)
+    parts: list[Form] = [Lit("Assert failed: ", f.line, f.col)]
+    if len(f.items) == 3:
+        parts += [f.items[2], Lit("\n", f.line, f.col)]
+    message = _list([_sym("str", f)] + parts + [shown], f)
+    error = _list([_sym("ex-info", f), message, Coll("map", [], f.line, f.col)], f)
+    return _list([_sym("when-not", f), test, _list([_sym("throw", f), error], f)], f)
+
+
 @_macro("if-not", "(if-not test then else?)", "if with the test negated.", (("(if-not false 1 2)", "1"),))
 def _if_not(f: Coll) -> Form:
     _arity_check(f, 2, 3, "(if-not test then else?)")
@@ -842,16 +857,24 @@ def _cond(f: Coll) -> Form:
 def _condp(f: Coll) -> Form:
     _arity_check(f, 2, None, "(condp pred expr clauses*)")
     p, e = _sym("__condp_pred", f), _sym("__condp_expr", f)
-    clauses = f.items[3:]
-    if len(clauses) % 2:
-        result: Form = clauses[-1]
-        clauses = clauses[:-1]
-    else:
-        result = _list([_sym("__no_matching_clause", f), e], f)
-    for test, expr in reversed(list(zip(clauses[0::2], clauses[1::2]))):
-        if _kw(expr, ">>"):
-            raise _err(expr, "condp :>> is not supported in PTC-Lisp")
-        result = _list([_sym("if", test), _list([p, test, e], test), expr, result], test)
+    rest = f.items[3:]
+    clauses: list[list[Form]] = []
+    while len(rest) > 1:  # (test expr) or (test :>> result-fn), as Clojure splits them
+        n = 3 if _kw(rest[1], ">>") else 2
+        if len(rest) < n:
+            raise _err(rest[0], "condp :>> needs a function after it", hint="(condp some xs #{1 2} :>> inc ...)")
+        clauses.append(rest[:n])
+        rest = rest[n:]
+    result: Form = rest[0] if rest else _list([_sym("__no_matching_clause", f), e], f)
+    for clause in reversed(clauses):
+        test = clause[0]
+        check = _list([p, test, e], test)
+        if len(clause) == 2:
+            result = _list([_sym("if", test), check, clause[1], result], test)
+        else:
+            hit = _sym("__condp_hit", test)
+            result = _list([_sym("if-let", test), Coll("vector", [hit, check], test.line, test.col),
+                            _list([clause[2], hit], test), result], test)
     return _list([_sym("let", f), Coll("vector", [p, f.items[1], e, f.items[2]], f.line, f.col), result], f)
 
 
@@ -905,16 +928,20 @@ _macro("->>", "(->> x forms*)", "Threads x as the last argument through the form
 def _some_thread(f: Coll, last: bool) -> Form:
     _arity_check(f, 1, None, "(some-> x forms*)")
     g = _sym("__some", f)
-    acc: Form = g
     steps = f.items[2:]
     if not steps:
         return f.items[1]
-    # (let [g x g (if (nil? g) nil (step g)) ...] g)
+    return _stepped(f, g, [_list([_sym("if", f), _list([_sym("nil?", f), g], f), Lit(None, f.line, f.col),
+                                  _thread(_list([_sym("->", f), g, step], f), last)], f) for step in steps])
+
+
+def _stepped(f: Coll, g: Sym, steps: list[Form]) -> Form:
+    """(let [g x, g step1 ...] last-step), Clojure's shape for some-> and cond->: the last step
+    stays in tail position, so it may `recur`."""
     bindings: list[Form] = [g, f.items[1]]
-    for step in steps:
-        threaded = _thread(_list([_sym("->>" if last else "->", f), g, step], f), last)
-        bindings += [g, _list([_sym("if", f), _list([_sym("nil?", f), g], f), Lit(None, f.line, f.col), threaded], f)]
-    return _list([_sym("let", f), Coll("vector", bindings, f.line, f.col), acc], f)
+    for step in steps[:-1]:
+        bindings += [g, step]
+    return _list([_sym("let", f), Coll("vector", bindings, f.line, f.col), steps[-1] if steps else g], f)
 
 
 _macro("some->", "(some-> x forms*)", "Like -> but stops at the first nil.",
@@ -929,11 +956,8 @@ def _cond_thread(f: Coll, last: bool) -> Form:
     if len(clauses) % 2:
         raise _err(f, "cond-> requires pairs of test and form")
     g = _sym("__cond", f)
-    bindings: list[Form] = [g, f.items[1]]
-    for test, step in zip(clauses[0::2], clauses[1::2]):
-        threaded = _thread(_list([_sym("->", f), g, step], f), last)
-        bindings += [g, _list([_sym("if", f), test, threaded, g], f)]
-    return _list([_sym("let", f), Coll("vector", bindings, f.line, f.col), g], f)
+    return _stepped(f, g, [_list([_sym("if", f), test, _thread(_list([_sym("->", f), g, step], f), last), g], f)
+                           for test, step in zip(clauses[0::2], clauses[1::2])])
 
 
 _macro("cond->", "(cond-> x test form ...)", "Threads x (first argument) through each form whose test is truthy.",

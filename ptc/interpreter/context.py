@@ -8,6 +8,7 @@ module global: reading it costs one global lookup, which matters inside builtins
 from __future__ import annotations
 
 import os
+import random
 import threading
 import time
 from typing import Any, Callable
@@ -25,6 +26,7 @@ class RunState:
     __slots__ = (
         "limits", "deadline", "steps", "prints", "print_chars", "tool_calls", "tools",
         "data", "allocated", "max_int", "call_tool", "pending", "defined", "docs", "rss_base", "budgets",
+        "random",
     )
 
     def __init__(self, limits: Limits) -> None:
@@ -44,11 +46,20 @@ class RunState:
         self.docs: dict[str, str] = {}  # docstrings of this run's defs
         self.rss_base = resident_bytes()  # memory in use when the run started
         self.budgets = 0  # step chunks consumed (every 16th also checks memory)
+        self.random: random.Random | None = None  # made on first use (seeding from the OS costs)
 
     def flush_output(self) -> None:
         if self.pending is not None:
             self.prints.append(self.pending)
             self.pending = None
+
+
+def rng() -> random.Random:
+    """The run's random number generator: seeded by Limits.seed, so a seeded run replays."""
+    st = CURRENT
+    if st.random is None:
+        st.random = random.Random(st.limits.seed)
+    return st.random
 
 
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096

@@ -26,6 +26,8 @@ class Limits(BaseModel):
     max_regex: int = Field(2_000, gt=0, description="characters of a regular expression pattern")
     max_key_depth: int = Field(500, gt=0, description="nesting depth of a collection used as a map key or set "
                                                      "member (hashing it recurses in C)")
+    seed: int | None = Field(None, description="seed of rand, rand-int, rand-nth, shuffle, random-sample and "
+                                               "Math/random: the same program and seed give the same values")
     isolation: Literal["inline", "process"] = Field(
         "inline", description="inline: in this process (fast); process: a child with OS limits"
     )

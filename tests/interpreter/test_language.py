@@ -173,3 +173,39 @@ def test_ambiguous_bare_name() -> None:
     with pytest.raises(ptc.PTCError) as info:
         ptc.run("(x)", data={"x": 1}, tools={"x": lambda: 1})
     assert info.value.kind == "analysis" and "ambiguous" in info.value.message
+
+
+# -- issue 15: forms and functions Clojure has (positive cases: the conformance corpus) ----------
+
+
+def test_condp_result_fn_and_its_errors():
+    assert ev("(condp some [1 2] #{3} :>> inc #{2} :>> dec)") == "1"
+    with pytest.raises(ptc.PTCError, match="condp :>> needs a function after it") as e:
+        ev("(condp = 1\n  2 :>>)")
+    assert (e.value.line, e.value.column) == (2, 3)
+
+
+def test_recur_in_the_last_step_of_cond_threading_only():
+    assert ev("(loop [x 1] (cond-> x (< x 10) (-> (* 2) recur)))") == "16"
+    with pytest.raises(ptc.PTCError, match="recur"):
+        ev("(loop [x 1] (cond-> x (< x 10) (recur) true inc))")  # not in tail position, as in Clojure
+
+
+def test_tree_seq_walks_deep_trees_without_python_recursion():
+    src = "(count (tree-seq vector? seq (reduce (fn [t _] [t]) [] (range 5000))))"
+    assert ev(src) == "5001"  # 5,000 wrappers around []
+
+
+def test_run_bang_stops_at_reduced_and_iteration_checks_its_options():
+    assert ev("(run! (fn [x] (println x) (when (= x 2) (reduced :stop))) [1 2 3])") == "nil"
+    assert ptc.run("(run! println [1 2 3])").prints == ("1", "2", "3")
+    with pytest.raises(ptc.PTCError, match="iteration: unknown option :page"):
+        ev("(iteration inc :page 1)")
+    with pytest.raises(ptc.PTCError, match="options come in pairs"):
+        ev("(iteration inc :initk)")
+
+
+def test_transients_are_the_persistent_values():
+    assert ev("(let [t (transient [1])] (conj! t 2) (persistent! t))") == "[1]"  # no mutation
+    with pytest.raises(ptc.PTCError, match="transient: expected a vector, map or set"):
+        ev("(transient '(1))")

@@ -737,17 +737,6 @@ def test_conversions():
         N.int_(float("-inf"))
 
 
-def test_rand():
-    for _ in range(200):
-        assert 0 <= N.rand() < 1
-        assert 0 <= N.rand(3) < 3
-        assert 0 <= N.rand_int(3) < 3
-        assert type(N.rand_int(3)) is int
-        assert -3 < N.rand_int(-3) <= 0
-        assert 0 <= N.rand_int(2.5) < 3
-    assert N.rand_int(0) == 0
-
-
 def test_predicates_direct():
     assert P.char_p("a") and not P.char_p("ab") and not P.char_p(97)
     assert P.fn_p(len) and P.fn_p(lambda: 1)

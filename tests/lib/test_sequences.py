@@ -397,10 +397,14 @@ class TestCombine:
         assert run("(partition 2 3 [1 2 3 4 5 6 7])") == "((1 2) (4 5))"
         assert run("(partition 2 [])") == "()"
         assert run("(take 2 (partition 2 (range)))") == "((0 1) (2 3))"
-        with pytest.raises(PTCError, match="partition: n must be a positive number"):
-            ptc.run("(partition 0 [1 2])")
-        with pytest.raises(PTCError, match="step must be a positive"):
-            ptc.run("(partition 2 0 [1 2])")
+        # n or step <= 0: Clojure's results (a step <= 0 repeats the first window forever)
+        assert run("(take 3 (partition 0 [1 2]))") == "(() () ())"
+        assert run("(partition -1 [1 2])") == "()"
+        assert run("(take 2 (partition 2 0 [1 2 3]))") == "((1 2) (1 2))"
+        assert run("(partition 0 1 [1 2 3])") == "(() () ())"
+        with pytest.raises(PTCError) as e:
+            ptc.run("(count (partition 2 0 [1 2]))", limits=Limits(max_collection=5000))
+        assert e.value.kind == "limit"
 
     def test_partition_all(self):
         assert run("(partition-all 2 [1 2 3])") == "((1 2) (3))"

@@ -139,7 +139,7 @@ class TestTransducerForms:
             seen.append(x)
             return x
 
-        out = T.apply_xform(lambda rf: T.map_xf(f)(T.take_xf(2)(rf)), V(1, 2, 3, 4))
+        out = T.apply_xform(lambda rf: T.map_xf(f)(T.take_xf(2)(rf)), V(1, 2, 3, 4), list)
         assert out == [1, 2] and seen == [1, 2]
 
     def test_bad_n(self):
@@ -151,8 +151,16 @@ class TestTransducerForms:
 
 class TestApplyXform:
     def test_basic(self):
-        assert T.apply_xform(T.map_xf(lambda x: x + 1), V(1, 2)) == [2, 3]
-        assert T.apply_xform(T.filter_xf(lambda x: x > 1), None) == []
+        assert T.apply_xform(T.map_xf(lambda x: x + 1), V(1, 2), list) == [2, 3]
+        assert T.apply_xform(T.filter_xf(lambda x: x > 1), None, list) == []
+
+    def test_halt_when_replaces_the_result(self):
+        assert T.apply_xform(T.halt_when(lambda x: x > 1), V(1, 2, 3), list) == 2
+        assert T.apply_xform(T.halt_when(lambda x: x is None), V(1, None), list) is None
+        assert T.apply_xform(T.halt_when(lambda x: x > 5), V(1, 2), list) == [1, 2]
+        assert run("(transduce (halt-when odd? (fn [r x] [r x])) conj [2 4 5 6])") == "[[2 4] 5]"
+        assert run("(sequence (halt-when odd?) [2 4 5 6])") == "(2 4)"  # stops the seq, no halt value
+        assert run("(into [] (comp (halt-when #{3}) (take 5)) (range))") == "3"
 
     def test_infinite_with_limit(self):
         with pytest.raises(PTCError) as e:

@@ -21,7 +21,7 @@ def cassette_path(name: str) -> Path:
 def record(name: str) -> Path:
     """Re-record one scenario's cassette from its scripted replies."""
     from ...llm.cassette import RecordingLLM
-    from ..scenarios import get
+    from ...scenarios.demo import get
     from ..tools import Outbox
 
     scenario = get(name)
@@ -38,7 +38,7 @@ def record(name: str) -> Path:
 
 
 def record_all() -> list[Path]:
-    from ..scenarios import SCENARIOS
+    from ...scenarios.demo import SCENARIOS
 
     return [record(name) for name in SCENARIOS]
 

@@ -7,6 +7,7 @@ from . import (  # noqa: F401
     core_collections,
     core_sorted,
     core_sequences,
+    core_random,
     core_functions,
     transducers,
     ptc_aggregates,

@@ -18,7 +18,7 @@ from typing import Any
 from .. import context
 from .. import lazy
 from ..errors import runtime_error
-from ..registry import builtin
+from ..registry import alias, builtin
 from ..sorted import SortedMap, SortedSet
 from ..values import (
     EMPTY_LIST,
@@ -372,7 +372,7 @@ def into(*args: Any) -> Any:
     if n == 3:
         from .transducers import apply_xform
 
-        return _into(args[0], apply_xform(args[1], args[2]))
+        return apply_xform(args[1], args[2], lambda items: _into(args[0], items))
     raise runtime_error(f"into: wrong number of arguments ({n})")
 
 
@@ -609,27 +609,39 @@ def find(m: Any, k: Any) -> Any:
 
 
 @builtin("keys", args="[m]", category="maps",
-         doc="A sequence of the keys of m (nil when empty).",
-         ex=(("(keys {:a 1 :b 2})", "(:a :b)"), ("(keys {})", "nil")))
+         doc="A sequence of the keys of m, or of a sequence of map entries (nil when empty).",
+         ex=(("(keys {:a 1 :b 2})", "(:a :b)"), ("(keys {})", "nil"),
+             ("(keys (filter (fn [[k v]] (odd? v)) {:a 1 :b 2}))", "(:a)")))
 def keys(m: Any) -> Any:
-    t = type(m)
-    if t in _MAPS:
+    if type(m) in _MAPS:
         return PList(map_keys(m)) if m else None
-    if m is None:
-        return None
-    raise runtime_error(f"keys: expected a map, got {_desc(m)}")
+    return _entry_parts(m, 0, "keys")
 
 
 @builtin("vals", args="[m]", category="maps",
-         doc="A sequence of the values of m (nil when empty).",
-         ex=(("(vals {:a 1 :b 2})", "(1 2)"), ("(vals {})", "nil")))
+         doc="A sequence of the values of m, or of a sequence of map entries (nil when empty).",
+         ex=(("(vals {:a 1 :b 2})", "(1 2)"), ("(vals {})", "nil"), ("(vals (sort-by val {:a 2 :b 1}))", "(1 2)")))
 def vals(m: Any) -> Any:
-    t = type(m)
-    if t in _MAPS:
+    if type(m) in _MAPS:
         return PList(m.values()) if m else None
-    if m is None:
+    return _entry_parts(m, 1, "vals")
+
+
+def _entry_parts(coll: Any, part: int, who: str) -> Any:
+    """keys/vals of what is not a map, as Clojure's KeySeq/ValSeq: nil when empty (a string or
+    vector too), else lazily the key or value of each item, which must be a map entry."""
+    if seq(coll) is None:
         return None
-    raise runtime_error(f"vals: expected a map, got {_desc(m)}")
+
+    def each(chunk: list[Any]) -> list[Any]:
+        for e in chunk:
+            if type(e) is not MapEntry:
+                raise runtime_error(f"{who}: expected a map or a sequence of map entries, got {_desc(coll)}",
+                                    hint=f"({who} m) takes a map; (seq m), (filter ... m) and (sort-by ... m) "
+                                         "give sequences of entries it takes too")
+        return [e[part] for e in chunk]
+
+    return LazySeq(lazy.Mapped(lazy.source_of(coll, 0, who), each))
 
 
 def _entry(e: Any, who: str) -> Any:
@@ -956,6 +968,12 @@ def nfirst(coll: Any) -> Any:
     return _next(first(coll), "nfirst")
 
 
+@builtin("fnext", args="[coll]", category="collections",
+         doc="(first (next coll)), the second item.", ex=(("(fnext [1 2 3])", "2"), ("(fnext [1])", "nil")))
+def fnext(coll: Any) -> Any:
+    return first(_next(coll, "fnext"))
+
+
 @builtin("nnext", args="[coll]", category="collections",
          doc="(next (next coll)).", ex=(("(nnext [1 2 3])", "(3)"), ("(nnext [1 2])", "nil")))
 def nnext(coll: Any) -> Any:
@@ -1130,9 +1148,31 @@ __all__ = [
     "cons", "into", "assoc", "assoc_in", "dissoc", "update", "update_in", "update_vals",
     "update_keys", "get", "get_in", "contains", "find", "keys", "vals", "key", "val",
     "select_keys", "merge", "merge_with", "zipmap", "count", "is_empty", "not_empty", "empty",
-    "seq", "first", "second", "last", "rest", "next_", "ffirst", "nfirst", "nnext", "butlast",
+    "seq", "first", "second", "last", "rest", "next_", "ffirst", "nfirst", "fnext", "nnext", "butlast",
     "nth", "peek", "pop", "subvec", "frequencies", "group_by", "max_key", "min_key",
 ]
+
+
+# -- transients: PTC-Lisp values never change, so a transient is the value itself and the
+# `!` functions are the persistent ones; a Clojure program that uses their return values (as
+# Clojure requires) gives the same results.
+
+
+@builtin("transient", args="[coll]", category="collections",
+         doc="coll itself (a vector, map or set): PTC-Lisp has no mutable collections, so conj!, assoc!, "
+             "dissoc!, disj! and pop! are conj, assoc, dissoc, disj and pop.",
+         ex=(("(persistent! (reduce conj! (transient []) [1 2 3]))", "[1 2 3]"),))
+def transient(coll: Any) -> Any:
+    t = type(coll)
+    if t in _VECS or t in _MAPS or t in _SETS:
+        return coll
+    raise runtime_error(f"transient: expected a vector, map or set, got {_desc(coll)}")
+
+
+@builtin("persistent!", args="[coll]", category="collections",
+         doc="coll itself (see transient).", ex=(("(persistent! (assoc! (transient {}) :a 1))", "{:a 1}"),))
+def persistent_bang(coll: Any) -> Any:
+    return transient(coll)
 
 
 @builtin("disj", args=("[set]", "[set k & ks]"), category="sets",
@@ -1184,3 +1224,8 @@ def replace(smap: Any, coll: Any) -> Any:
     if type(coll) in VECTOR_TYPES:
         return vec(swap(x) for x in coll)
     return PList(swap(x) for x in iter_seq(coll, "replace"))
+
+
+for _bang, _plain in (("conj!", "conj"), ("assoc!", "assoc"), ("dissoc!", "dissoc"), ("disj!", "disj"),
+                      ("pop!", "pop")):
+    alias(_bang, _plain)

@@ -94,6 +94,22 @@ def juxt(f: Any, *fns: Any) -> Callable[..., Any]:
     return juxted
 
 
+@builtin("comparator", args="[pred]", category="functions",
+         doc="A comparator (-1, 0 or 1) from a 2-argument predicate such as <.",
+         ex=(("((comparator <) 1 2)", "-1"), ("(sort (comparator >) [1 3 2])", "(3 2 1)")))
+def comparator(pred: Any) -> Callable[[Any, Any], int]:
+    pred = as_fn(pred, "comparator")
+
+    def compare(x: Any, y: Any) -> int:
+        r = pred(x, y)
+        if r is not None and r is not False:
+            return -1
+        r = pred(y, x)
+        return 0 if r is None or r is False else 1
+
+    return compare
+
+
 @builtin("complement", args="[f]", category="functions",
          doc="A function returning the logical opposite (true/false) of f's result.",
          ex=(("((complement even?) 3)", "true"), ("(filter (complement nil?) [1 nil 2])", "(1 2)")))

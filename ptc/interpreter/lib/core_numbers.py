@@ -8,7 +8,6 @@ Bit operations keep Java's 64-bit `long` semantics (wrap-around, shift counts mo
 from __future__ import annotations
 
 import math
-import random as _random
 from typing import Any
 
 from ..context import check_int, int_product_fits
@@ -639,34 +638,6 @@ def infinite_p(num: Any) -> bool:
     if t is int:
         return False
     raise _num_err("infinite?", num)
-
-
-# -- random -------------------------------------------------------------------------
-
-
-@builtin("rand", args=("[]", "[n]"), category="numbers",
-         doc="A random float between 0 (inclusive) and n (default 1, exclusive). Not deterministic.",
-         ex=(("(< (rand) 1)", "true"),))
-def rand(n: Any = _NOARG) -> float:
-    if n is _NOARG:
-        return _random.random()
-    _check_num("rand", n)
-    return _random.random() * to_float(n)
-
-
-@builtin("rand-int", args="[n]", category="numbers",
-         doc="A random integer between 0 (inclusive) and n (exclusive). Not deterministic.",
-         ex=(("(<= 0 (rand-int 10) 9)", "true"),))
-def rand_int(n: Any) -> int:
-    t = type(n)
-    if t is int:
-        if n > 0:
-            return _random.randrange(n)
-        return int(_random.random() * n)
-    if t is float:
-        r = _random.random() * n
-        return int(r) if math.isfinite(r) else _raise(runtime_error(f"rand-int: bad bound {short(n)}"))
-    raise _num_err("rand-int", n)
 
 
 # -- conversions --------------------------------------------------------------------

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..context import tick
 from ..registry import builtin
+from ..sorted import SortedMap, SortedSet
 from ..values import (
     MAP_TYPES, SET_TYPES, VECTOR_TYPES, FMap, FSet, HSet, Keyword, LazySeq, MapEntry, PList, Regex, Symbol,
     equals,
@@ -25,6 +26,7 @@ _ASSOCIATIVE = _MAPS | _VECTORS
 _NOT_FN = frozenset({Keyword, FMap, FSet, HSet, Symbol, Regex})  # invokable data, not functions
 _IFN_DATA = _MAPS | _VECTORS | _SETS | {Keyword, Symbol}
 _SEQABLE = _COLLS | {str}
+_REVERSIBLE = _VECTORS | {SortedMap, SortedSet}
 
 
 @builtin("nil?", args="[x]", category="predicates", doc="True if x is nil.",
@@ -94,6 +96,18 @@ def _qualified(x: Any) -> bool:
     n = x.name
     i = n.find("/")
     return i > 0 and n != "/"
+
+
+@builtin("simple-ident?", args="[x]", category="predicates", doc="True if x is a keyword or symbol without a namespace.",
+         ex=(("(simple-ident? :a)", "true"), ("(simple-ident? :a/b)", "false")))
+def simple_ident_p(x: Any) -> bool:
+    return ident_p(x) and not _qualified(x)
+
+
+@builtin("qualified-ident?", args="[x]", category="predicates", doc="True if x is a keyword or symbol with a namespace.",
+         ex=(("(qualified-ident? 'a/b)", "true"), ("(qualified-ident? :a)", "false")))
+def qualified_ident_p(x: Any) -> bool:
+    return ident_p(x) and _qualified(x)
 
 
 @builtin("simple-keyword?", args="[x]", category="predicates", doc="True if x is a keyword without a namespace.",
@@ -179,6 +193,13 @@ def sequential_p(x: Any) -> bool:
          ex=(("(associative? {:a 1})", "true"), ("(associative? [1])", "true"), ("(associative? '(1))", "false")))
 def associative_p(x: Any) -> bool:
     return type(x) in _ASSOCIATIVE
+
+
+@builtin("reversible?", args="[x]", category="predicates",
+         doc="True if rseq works on x: a vector, sorted map or sorted set.",
+         ex=(("(reversible? [1])", "true"), ("(reversible? (sorted-set 1))", "true"), ("(reversible? '(1))", "false")))
+def reversible_p(x: Any) -> bool:
+    return type(x) in _REVERSIBLE
 
 
 @builtin("indexed?", args="[x]", category="predicates", doc="True if x supports fast nth: a vector.",

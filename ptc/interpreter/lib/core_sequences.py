@@ -42,6 +42,7 @@ from ..values import (
     PList,
     PVector,
     as_fn,
+    count as _count,
     equals,
     iter_seq,
     short,
@@ -657,6 +658,29 @@ def iterate(f: Any, x: Any) -> LazySeq:
     return _lazy(gen(x), True)
 
 
+@builtin("tree-seq", args="[branch? children root]", category="sequences",
+         doc="The lazy depth-first (pre-order) walk of a tree: root, then for every node where "
+             "(branch? node), the walks of (children node).",
+         ex=(("(tree-seq sequential? seq [1 [2 [3]]])", "([1 [2 [3]]] 1 [2 [3]] 2 [3] 3)"),
+             ("(filter number? (tree-seq coll? seq {:a [1 {:b 2}]}))", "(1 2)")))
+def tree_seq(branch: Any, children: Any, root: Any) -> LazySeq:
+    branch, children = as_fn(branch, "tree-seq"), as_fn(children, "tree-seq")
+
+    def walk() -> Iterator[Any]:
+        pending = [iter((root,))]  # an explicit stack: deep trees do not use Python's
+        while pending:
+            for node in pending[-1]:
+                yield node
+                b = branch(node)
+                if b is not None and b is not False:
+                    pending.append(iter(iter_seq(children(node), "tree-seq")))
+                break
+            else:
+                pending.pop()
+
+    return _lazy(walk())
+
+
 @builtin("cycle", args="[coll]", category="sequences",
          doc="The lazy infinite repetition of coll's items (empty if coll is empty).",
          ex=(("(take 5 (cycle [1 2]))", "(1 2 1 2 1)"), ("(cycle [])", "()")))
@@ -734,11 +758,28 @@ def interpose(sep: Any, coll: Any = _NO) -> Any:
 # -- partitioning ------------------------------------------------------------------------------------
 
 
-def _positive(n: Any, who: str, what: str = "n") -> int:
-    n = _count_arg(n, who)
-    if n <= 0:
-        raise runtime_error(f"{who}: {what} must be a positive number, got {n}")
-    return _clamp(n)
+def _degenerate_windows(coll: Any, n: int, step: int, pad: Any, all_: bool, who: str) -> Iterator[PList]:
+    """partition/partition-all when n or step is not positive, as Clojure defines them: each
+    window is (take n s) and the next starts (nthrest s step) later, so a step <= 0 repeats
+    the first window forever (only a prefix can be realized) and n <= 0 gives empty windows."""
+    it = iter(iter_seq(coll, who))
+    buf: list[Any] = []
+    width = max(n, 0)
+    while True:
+        buf.extend(_islice(it, max(width, 1) - len(buf)))
+        if not buf:
+            return
+        window = buf[:width]
+        if len(window) != n and not all_:
+            if pad is not _NO:
+                yield PList(window + list(_islice(iter_seq(pad, who), width - len(window))))
+            return
+        if step <= 0:
+            while True:
+                yield PList(window)
+        yield PList(window)
+        buf.extend(_islice(it, step - len(buf)))
+        del buf[:step]
 
 
 def _windows(it: Iterable[Any], n: int, step: int, pad: Any, all_: bool) -> Iterator[PList]:
@@ -778,13 +819,15 @@ def _windows(it: Iterable[Any], n: int, step: int, pad: Any, all_: bool) -> Iter
          ex=(("(partition 2 [1 2 3 4 5])", "((1 2) (3 4))"), ("(partition 3 1 [1 2 3 4])", "((1 2 3) (2 3 4))"),
              ("(partition 2 2 [0] [1 2 3])", "((1 2) (3 0))")))
 def partition(n: Any, a: Any, b: Any = _NO, c: Any = _NO) -> Any:
-    n = _positive(n, "partition")
+    n = _clamp(_count_arg(n, "partition"))
     if b is _NO:
         step, pad, coll = n, _NO, a
     elif c is _NO:
-        step, pad, coll = _positive(a, "partition", "step"), _NO, b
+        step, pad, coll = _clamp(_count_arg(a, "partition")), _NO, b
     else:
-        step, pad, coll = _positive(a, "partition", "step"), b, c
+        step, pad, coll = _clamp(_count_arg(a, "partition")), b, c
+    if n <= 0 or step <= 0:
+        return _lazy(_degenerate_windows(coll, n, step, pad, False, "partition"), unbounded(coll))
     return _lazy(_windows(iter_seq(coll, "partition"), n, step, pad, False), unbounded(coll))
 
 
@@ -794,11 +837,13 @@ def partition(n: Any, a: Any, b: Any = _NO, c: Any = _NO) -> Any:
 def partition_all(n: Any, a: Any = _NO, b: Any = _NO) -> Any:
     if a is _NO:
         return partition_all_xf(n)
-    n = _positive(n, "partition-all")
+    n = _clamp(_count_arg(n, "partition-all"))
     if b is _NO:
         step, coll = n, a
     else:
-        step, coll = _positive(a, "partition-all", "step"), b
+        step, coll = _clamp(_count_arg(a, "partition-all")), b
+    if n <= 0 or step <= 0:
+        return _lazy(_degenerate_windows(coll, n, step, _NO, True, "partition-all"), unbounded(coll))
     return _lazy(_windows(iter_seq(coll, "partition-all"), n, step, _NO, True), unbounded(coll))
 
 
@@ -1031,8 +1076,12 @@ def sort_by(keyfn: Any, a: Any, b: Any = _NO) -> PList:
          doc="The first truthy (pred item), or nil.",
          ex=(("(some even? [1 2 3])", "true"), ("(some #{3} [1 2 3])", "3"), ("(some even? [1 3])", "nil")))
 def some(pred: Any, coll: Any) -> Any:
+    items = iter(iter_seq(coll, "some"))
+    head = next(items, _NO)
+    if head is _NO:  # Clojure never looks at pred for an empty coll: (some nil []) is nil
+        return None
     pred = as_fn(pred, "some")
-    for x in iter_seq(coll, "some"):
+    for x in _chain((head,), items):
         r = pred(x)
         if r is not None and r is not False:
             return r
@@ -1101,6 +1150,67 @@ def doall(a: Any, b: Any = _NO) -> Any:
     if type(b) is LazySeq and n > 0:
         b.nth(_clamp(n))
     return b
+
+
+@builtin("run!", args="[proc coll]", category="sequences",
+         doc="Calls (proc item) for every item, for its side effects; returns nil.",
+         ex=(("(run! println [1 2])", "nil"),))
+def run_bang(proc: Any, coll: Any) -> None:
+    proc = as_fn(proc, "run!")
+    for x in iter_seq(coll, "run!"):
+        if proc(x).__class__ is Reduced:  # Clojure's run! is a reduce: reduced stops it
+            break
+    return None
+
+
+@builtin("bounded-count", args="[n coll]", category="sequences",
+         doc="The count of coll if it is counted, else the count of at most its first n items "
+             "(a lazy seq is realized only that far).",
+         ex=(("(bounded-count 5 (range))", "5"), ("(bounded-count 5 [1 2 3 4 5 6 7])", "7")))
+def bounded_count(n: Any, coll: Any) -> int:
+    if type(coll) is not LazySeq:
+        return _count(coll)
+    n = _clamp(_count_arg(n, "bounded-count"))
+    return builtins.sum(1 for _ in _islice(iter_seq(coll, "bounded-count"), max(n, 0)))
+
+
+_ITERATION_OPTS = frozenset({"somef", "vf", "kf", "initk"})
+
+
+@builtin("iteration", args="[step & {:keys [somef vf kf initk]}]", category="sequences",
+         doc="The lazy seq of a paginated source: ret = (step k), starting from initk (nil); while "
+             "(somef ret) (some?), yields (vf ret) (identity) and continues with k = (kf ret) (identity) "
+             "unless that is nil. For tools that return one page and the next page's token.",
+         ex=(("(vec (iteration (fn [k] (when (< k 3) {:n k :next (inc k)})) :initk 0 :vf :n :kf :next))",
+              "[0 1 2]"),))
+def iteration(step: Any, *opts: Any) -> LazySeq:
+    step = as_fn(step, "iteration")
+    if len(opts) == 1 and type(opts[0]) in MAP_TYPES:
+        opts = tuple(x for kv in map_items(opts[0]) for x in kv)
+    if len(opts) % 2:
+        raise runtime_error("iteration: options come in pairs, e.g. :initk 0 :kf :next")
+    given = {}
+    for k, v in zip(opts[0::2], opts[1::2]):
+        if type(k) is not Keyword or k.name not in _ITERATION_OPTS:
+            raise runtime_error(f"iteration: unknown option {short(k)}", hint="options: :somef :vf :kf :initk")
+        given[k.name] = v
+    somef = as_fn(given["somef"], "iteration") if "somef" in given else None
+    vf = as_fn(given["vf"], "iteration") if "vf" in given else None
+    kf = as_fn(given["kf"], "iteration") if "kf" in given else None
+
+    def pages() -> Iterator[Any]:
+        ret = step(given.get("initk"))
+        while True:
+            ok = ret is not None if somef is None else somef(ret)
+            if ok is None or ok is False:
+                return
+            yield ret if vf is None else vf(ret)
+            k = ret if kf is None else kf(ret)
+            if k is None:
+                return
+            ret = step(k)
+
+    return _lazy(pages())
 
 
 @builtin("dorun", args=("[coll]", "[n coll]"), category="sequences",

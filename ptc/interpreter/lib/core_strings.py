@@ -12,7 +12,7 @@ from ..context import check_string, emit_print
 from ..errors import runtime_error
 from ..printer import format_double, pr_str
 from ..registry import builtin
-from ..values import Keyword, Regex, Symbol, short
+from ..values import Keyword, Regex, Symbol, is_keyword_name, short
 from .core_numbers import describe
 
 _NOARG: Any = object()
@@ -149,6 +149,13 @@ def println(*xs: Any) -> None:
          ex=(("(print \"x\")", "nil"),))
 def print_(*xs: Any) -> None:
     emit_print(_render(xs, False, _out_cap()), newline=False)
+
+
+@builtin("pr", args="[& xs]", category="output",
+         doc="Prints the readable forms of the values (strings quoted) without ending the line; returns nil.",
+         ex=(("(pr \"x\")", "nil"),))
+def pr(*xs: Any) -> None:
+    emit_print(_render(xs, True, _out_cap()), newline=False)
 
 
 @builtin("prn", args="[& xs]", category="output",
@@ -482,6 +489,18 @@ def keyword(ns_or_name: Any, name_: Any = _NOARG) -> Keyword | None:
     if type(ns_or_name) is not str:
         raise runtime_error(f"keyword: namespace must be a string, got {describe(ns_or_name)}")
     return Keyword(ns_or_name + "/" + name_)
+
+
+@builtin("find-keyword", args=("[name]", "[ns name]"), category="strings",
+         doc="The keyword with the given name (and namespace), nil when the name cannot be a keyword. "
+             "Every keyword exists in PTC-Lisp (Clojure: only keywords already interned).",
+         ex=(("(find-keyword \"city\")", ":city"), ("(find-keyword \"a b\")", "nil")))
+def find_keyword(ns_or_name: Any, name_: Any = _NOARG) -> Keyword | None:
+    parts = (ns_or_name,) if name_ is _NOARG else (ns_or_name, name_)
+    if any(type(part) is not str for part in parts):
+        return None
+    full = "/".join(parts)
+    return Keyword(full) if is_keyword_name(full) else None
 
 
 @builtin("symbol", args=("[name]", "[ns name]"), category="strings",

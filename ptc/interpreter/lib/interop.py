@@ -9,10 +9,10 @@ are not functions: the analyzer reads them from CONSTANTS, keyed by the name as 
 from __future__ import annotations
 
 import math
-import random as _random
 import re
 from typing import Any, Callable
 
+from ..context import rng
 from ..errors import runtime_error
 from ..registry import builtin
 from .core_numbers import describe, to_float
@@ -268,10 +268,10 @@ def math_floor_mod(x: Any, y: Any) -> int:
 
 
 @builtin("random", ns="Math", args="[]", category="math",
-         doc="A random float between 0 (inclusive) and 1 (exclusive). Not deterministic.",
+         doc="A random float between 0 (inclusive) and 1 (exclusive); replayable with Limits(seed=...).",
          ex=(("(< (Math/random) 1)", "true"),))
 def math_random() -> float:
-    return _random.random()
+    return rng().random()
 
 
 # -- Integer / Long / Double ---------------------------------------------------------------

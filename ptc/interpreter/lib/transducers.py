@@ -166,7 +166,10 @@ def transduce(xform: Any, f: Any, init: Any, coll: Any = _NO) -> Any:
         raise
 
 
-def _collector(out: list[Any]) -> Callable[..., Any]:
+_PENDING = object()  # apply_xform's accumulator: the outputs are collected on the side
+
+
+def _collector(out: list[Any], finish: Callable[[list[Any]], Any] | None = None) -> Callable[..., Any]:
     append = out.append
 
     def rf(*a: Any) -> Any:
@@ -175,20 +178,20 @@ def _collector(out: list[Any]) -> Callable[..., Any]:
             if not (len(out) & 0x3FFF):
                 check_count(len(out))
             return a[0]
+        if a and a[0] is _PENDING and finish is not None:
+            if len(out) > 4096:
+                context.check_size(len(out), "sequence")
+            return finish(out)
         return a[0] if a else None
 
     return rf
 
 
-def apply_xform(xform: Any, coll: Any) -> list[Any]:
-    """Run a transducer eagerly over coll; the collected outputs as a Python list."""
-    xform = as_fn(xform, "transducer")
-    out: list[Any] = []
-    rf = xform(_collector(out))
-    rf(reduce_steps(rf, None, coll, "transducer"))
-    if len(out) > 4096:
-        context.check_size(len(out), "sequence")
-    return out
+def apply_xform(xform: Any, coll: Any, finish: Callable[[list[Any]], Any]) -> Any:
+    """Run a transducer eagerly over coll: finish(outputs) is the result, unless the
+    transducer's completion replaces it (halt-when), as Clojure's transduce."""
+    rf = as_fn(xform, "transducer")(_collector([], finish))
+    return rf(reduce_steps(rf, _PENDING, coll, "transducer"))
 
 
 def _xform_chunks(xform: Callable[..., Any], colls: tuple[Any, ...], who: str) -> Iterator[list[Any]]:
@@ -611,6 +614,42 @@ def partition_by_xf(f: Any) -> Callable[..., Any]:
     return xf
 
 
+class _Halt:
+    """The value halt-when stops with, on its way through reduce to halt-when's completion."""
+
+    __slots__ = ("val",)
+
+    def __init__(self, val: Any) -> None:
+        self.val = val
+
+
+@builtin("halt-when", args=("[pred]", "[pred retf]"), category="transducers",
+         doc="A transducer that stops at the first input for which (pred input) is truthy; the whole "
+             "transduction then returns that input, or (retf result-so-far input).",
+         ex=(("(into [] (halt-when odd?) [2 4 5 6])", "5"), ("(into [] (halt-when odd?) [2 4 6])", "[2 4 6]"),
+             ("(into [] (halt-when odd? conj) [2 4 5 6])", "[2 4 5]"),
+             ("(sequence (halt-when odd?) [2 4 5 6])", "(2 4)")))
+def halt_when(pred: Any, retf: Any = None) -> Callable[..., Any]:
+    pred = as_fn(pred, "halt-when")
+    retf = None if retf is None else as_fn(retf, "halt-when")
+
+    def xf(rf: Callable[..., Any]) -> Callable[..., Any]:
+        def step(*a: Any) -> Any:
+            n = len(a)
+            if n == 2:
+                r = pred(a[1])
+                if r is not None and r is not False:
+                    return Reduced(_Halt(a[1] if retf is None else retf(rf(a[0]), a[1])))
+                return rf(a[0], a[1])
+            if n == 1:
+                return a[0].val if a[0].__class__ is _Halt else rf(a[0])
+            return rf(*a)
+
+        return step
+
+    return xf
+
+
 @builtin("cat", args="[rf]", category="transducers",
          doc="A transducer that concatenates the collections flowing through it.",
          ex=(("(into [] cat [[1 2] [3]])", "[1 2 3]"),
@@ -624,5 +663,5 @@ __all__ = [
     "sequence", "eduction", "apply_xform", "reduce_steps", "map_xf", "map_indexed_xf", "filter_xf",
     "remove_xf", "keep_xf", "keep_indexed_xf", "take_xf", "drop_xf", "take_while_xf",
     "drop_while_xf", "take_nth_xf", "cat_xf", "mapcat_xf", "distinct_xf", "dedupe_xf",
-    "interpose_xf", "partition_all_xf", "partition_by_xf", "cat", "check_count",
+    "interpose_xf", "partition_all_xf", "partition_by_xf", "halt_when", "cat", "check_count",
 ]
