@@ -539,7 +539,7 @@ def realize_defs(user: dict[str, Any], names: list[str]) -> None:
     seq left in it would run program code (and tool calls) there, outside every limit."""
     for name in dict.fromkeys(names):
         try:
-            _realize_deep(user.get(name), 0)
+            _realize_deep(user.get(name), 0, set())
         except PTCError as e:
             if e.kind == "limit":
                 e.message = f"{e.message} (realizing the lazy sequence held by {name})"
@@ -548,7 +548,12 @@ def realize_defs(user: dict[str, Any], names: list[str]) -> None:
             raise
 
 
-def _realize_deep(x: Any, depth: int) -> None:
+def _realize_deep(x: Any, depth: int, seen: set[int]) -> None:
+    """Realize the lazy seqs inside x, visiting a shared part once (values may share
+    structure exponentially: (list m m) nested 60 deep)."""
+    if id(x) in seen:
+        return
+    seen.add(id(x))
     t = type(x)
     if t is LazySeq:
         x.fill(CHUNK)  # an infinite seq keeps its first chunk (what a summary of memory shows)
@@ -565,7 +570,7 @@ def _realize_deep(x: Any, depth: int) -> None:
         return
     for item in items:
         if type(item) in _HOLDERS:
-            _realize_deep(item, depth + 1)
+            _realize_deep(item, depth + 1, seen)
 
 
 _HOLDERS = frozenset({LazySeq, v.PVector, v.PList, v.FMap, v.HMap, SortedMap})  # set items are hashed: realized

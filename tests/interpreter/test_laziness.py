@@ -83,6 +83,12 @@ def test_defs_are_realized_when_the_program_ends() -> None:
     assert e.value.kind == "limit" and "held by xs" in e.value.message and "(def xs (vec (take" in e.value.hint
 
 
+def test_realizing_a_def_visits_shared_structure_once() -> None:
+    # (list m m) nested 59 deep is 2**59 paths to the same few values (found by fuzzing)
+    r = ptc.run("(def m (reduce (fn [m _] (list m m)) () (range 59))) (count m)", limits=Limits(timeout=5))
+    assert r.value == 2
+
+
 def test_infinite_seqs_stay_lazy_in_memory() -> None:
     r = ptc.run("(def nat (iterate inc 0)) (def sq (for [x (range)] (* x x))) (take 3 sq)")
     assert pr_str(r.value) == "(0 1 4)"
