@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from ..agent.turn import Turn
 from ..interpreter.printer import pr_str
 
@@ -27,21 +29,36 @@ def output_block(prints: tuple[str, ...], *, max_lines: int = MAX_OUTPUT_LINES,
     return text
 
 
-def feedback(turn: Turn, turns_left: int) -> str:
-    """Output, result, names now defined, the error and its hint, and turns left."""
+NO_CODE = "No code found in your reply. Reply with one ```clojure block containing a program."
+
+
+def clip_result(text: str, max_chars: int = MAX_RESULT_CHARS) -> str:
+    return text if len(text) <= max_chars else text[:max_chars] + "... (truncated)"
+
+
+def program_report(*, prints: Sequence[str], result: str | None, defined: Sequence[str],
+                   error: str | None) -> list[str]:
+    """What a model reads after its program ran (in the agent loop, the store's rebuilt
+    conversation and ptc.Sandbox alike): output, result, names now defined, the error."""
     parts: list[str] = []
-    if turn.program is None:
-        parts.append("No code found in your reply. Reply with one ```clojure block containing a program.")
-    if turn.prints:
-        parts.append("Output:\n" + output_block(turn.prints))
+    if prints:
+        parts.append("Output:\n" + output_block(tuple(prints)))
+    if result is not None:
+        parts.append(f"Result: {result}")
+    if defined:
+        parts.append("Defined: " + ", ".join(defined))
+    if error is not None:
+        parts.append(error)
+    return parts
+
+
+def feedback(turn: Turn, turns_left: int) -> str:
+    """The program's report, and turns left."""
+    result = None
     if turn.success and not turn.returned:
-        text = pr_str(turn.result, max_len=MAX_RESULT_CHARS + 1)
-        if len(text) > MAX_RESULT_CHARS:
-            text = text[:MAX_RESULT_CHARS] + "... (truncated)"
-        parts.append(f"Result: {text}")
-    if turn.defined:
-        parts.append("Defined: " + ", ".join(turn.defined))
-    if turn.error is not None and turn.program is not None:
-        parts.append(turn.error.format())
+        result = clip_result(pr_str(turn.result, max_len=MAX_RESULT_CHARS + 1))
+    error = turn.error.format() if turn.error is not None and turn.program is not None else None
+    parts = [NO_CODE] if turn.program is None else []
+    parts += program_report(prints=turn.prints, result=result, defined=turn.defined, error=error)
     parts.append(f"Turns left: {turns_left}")
     return "\n\n".join(parts)

@@ -28,6 +28,7 @@ import json
 import re
 from typing import Any, Mapping
 
+from ..agent.turn import ErrorInfo
 from .messages import Block
 from .store import NotFound, Store
 
@@ -39,36 +40,19 @@ def tool_call_id(run_id: str, turn: int | None, index: int) -> str:
 
 
 def feedback_text(record: Mapping[str, Any], turns_left: int) -> str:
-    """The feedback for a turn, rebuilt from its JSON record (mirrors ptc.compression.feedback)."""
-    from ..compression.feedback import MAX_RESULT_CHARS, output_block
+    """The feedback for a turn, rebuilt from its JSON record (as ptc.compression.feedback words it)."""
+    from ..compression.feedback import NO_CODE, clip_result, program_report
 
-    parts: list[str] = []
-    if record.get("program") is None:
-        parts.append("No code found in your reply. Reply with one ```clojure block containing a program.")
-    prints = tuple(record.get("prints") or ())
-    if prints:
-        parts.append("Output:\n" + output_block(prints))
+    has_program = record.get("program") is not None
+    result = None
     if record.get("success") and not record.get("returned"):
-        text = str(record.get("result", "nil"))
-        if len(text) > MAX_RESULT_CHARS:
-            text = text[:MAX_RESULT_CHARS] + "... (truncated)"
-        parts.append(f"Result: {text}")
-    if record.get("defined"):
-        parts.append("Defined: " + ", ".join(record["defined"]))
+        result = clip_result(str(record.get("result", "nil")))
     error = record.get("error")
-    if error and record.get("program") is not None:
-        parts.append(_format_error(error))
+    parts = [] if has_program else [NO_CODE]
+    parts += program_report(prints=record.get("prints") or (), result=result, defined=record.get("defined") or (),
+                            error=ErrorInfo.model_validate(error).format() if error and has_program else None)
     parts.append(f"Turns left: {turns_left}")
     return "\n\n".join(parts)
-
-
-def _format_error(error: Mapping[str, Any]) -> str:
-    line, column = error.get("line"), error.get("column")
-    where = f" {line}:{column}" if line is not None else ""
-    text = f"error[{error.get('kind')}]{where}: {error.get('message')}"
-    if error.get("hint"):
-        text += f"\n  hint: {error['hint']}"
-    return text
 
 
 def _json(value: Any) -> str:
@@ -169,7 +153,7 @@ class Recorder:
         left = max(0, max_turns - number)
         blocks = [Block("text", feedback_text(record, left), {"feedback": True})]
         if record.get("error"):
-            blocks.append(Block("error", _format_error(record["error"]), dict(record["error"])))
+            blocks.append(Block("error", ErrorInfo.model_validate(record["error"]).format(), dict(record["error"])))
         self._append("user", blocks, run_id, turn)
 
     def _on_run_finished(self, run_id: str, _turn: int | None, data: Mapping[str, Any]) -> None:
