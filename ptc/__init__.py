@@ -25,6 +25,8 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "RecordingLLM": ("ptc.llm.cassette", "RecordingLLM"),
     "ReplayLLM": ("ptc.llm.cassette", "ReplayLLM"),
     "LLMError": ("ptc.llm.base", "LLMError"),
+    "Sandbox": ("ptc.sandbox", "Sandbox"),
+    "as_tool_spec": ("ptc.sandbox", "as_tool_spec"),
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]

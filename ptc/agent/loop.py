@@ -17,7 +17,7 @@ from typing import Any, AsyncIterator, Callable, Generator, Mapping, Sequence
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..interpreter import values as V
-from ..interpreter.api import RunResult, run as run_program
+from ..interpreter.api import RunResult, convert_data, run as run_program
 from ..interpreter.errors import PTCError
 from ..interpreter.limits import Limits
 from ..interpreter.printer import pr_str
@@ -127,7 +127,7 @@ class Agent:
 
             query_llm = self.llm if llm_query is True else as_llm(llm_query)
             self.tools = {**self.tools, "llm-query": llm_query_tool(query_llm)}
-        self.data = {str(k): V.from_python(val, f"data/{k}") for k, val in (data or {}).items()}
+        self.data = convert_data(data)
         self.signature = Signature(signature) if signature is not None else None
         self.max_turns = max_turns
         self.strategy = resolve_strategy(compression)

@@ -21,14 +21,18 @@ You solve the user's mission by writing PTC-Lisp programs. PTC-Lisp is a safe su
 Clojure that runs in a sandbox: no Java interop, no atoms, no eval, no I/O except println.
 Each reply must contain exactly one ```clojure code block; it runs, and you see its results."""
 
-RULE_LIST = """\
+CALL_RULE = "- Call tools as (tool/name {:arg value}) or (tool/name arg1 arg2); read input data as data/name."
+DATA_RULE = """\
+- Data and tool results are Clojure data: JSON keys are keywords, as the samples show
+  ({:price 3} is read with (:price p)); a key that is not a keyword name stays a string."""
+
+RULE_LIST = f"""\
 Rules:
-- Call tools as (tool/name {:arg value}) or (tool/name arg1 arg2); read input data as data/name.
+{CALL_RULE}
 - (def name value) and (defn name [args] ...) keep values for your next programs; plain
   let-bindings are forgotten when the program ends. Use defined names directly next time.
 - Use (println ...) to look at intermediate results you need; output is shown to you.
-- Data and tool results are Clojure data: JSON keys are keywords, as the samples show
-  ({:price 3} is read with (:price p)); a key that is not a keyword name stays a string.
+{DATA_RULE}
 - When you have the answer, call (return value). If the mission is impossible, call (fail "why").
 - Work in small steps: explore first, then compute. Do not repeat tool calls that act (send, book)."""
 

@@ -122,20 +122,25 @@ class Inputs:
     history: tuple[Any, ...]
 
 
+def convert_data(data: Any) -> dict[str, Any]:
+    """Host data as the PTC values data/name reads (views, not copies, for JSON-like data)."""
+    if data is not None and not isinstance(data, Mapping):
+        raise PTCError("runtime", f"data must be a mapping of names to values, not {type(data).__name__}",
+                       hint='pass data={"orders": [...]} and read it as data/orders')
+    try:
+        return {str(k): v.from_python(val, f"data/{k}") for k, val in (data or {}).items()}
+    except RecursionError:
+        raise PTCError("limit", "data is nested too deeply to convert",
+                       hint="flatten the input data before passing it") from None
+
+
 def prepare_inputs(source: Any, data: Any, tools: Any, memory: Any, history: Any, limits: Limits) -> Inputs:
     """Validate the source and convert data at the boundary (shared by inline and isolated runs)."""
     if not isinstance(source, str):
         raise PTCError("parse", f"program source must be a string, not {type(source).__name__}")
     if len(source) > limits.max_source:
         raise limit_error("max_source", limits.max_source, f"program source of {len(source)} characters")
-    if data is not None and not isinstance(data, Mapping):
-        raise PTCError("runtime", f"data must be a mapping of names to values, not {type(data).__name__}",
-                       hint='pass data={"orders": [...]} and read it as data/orders')
-    try:
-        data_values = {str(k): v.from_python(val, f"data/{k}") for k, val in (data or {}).items()}
-    except RecursionError:
-        raise PTCError("limit", "data is nested too deeply to convert",
-                       hint="flatten the input data before passing it") from None
+    data_values = convert_data(data)
     if tools is not None and not isinstance(tools, Mapping):
         from ..tools import as_tools
 

@@ -1,0 +1,145 @@
+"""A sandbox that another agent's model calls as a tool, keeping definitions between calls."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from ..agent.prompt import check_profile
+from ..agent.turn import ErrorInfo
+from ..compression.feedback import clip_result, program_report
+from ..interpreter.api import convert_data, run
+from ..interpreter.errors import PTCError
+from ..interpreter.limits import Limits
+from ..interpreter.printer import pr_str
+from . import tool_spec
+
+USAGE_HINT = 'call it with one argument, the program: {"program": "(+ 1 2)"}'
+
+
+class Sandbox:
+    """PTC-Lisp as one function-calling tool of any agent (an OpenAI or litellm tool loop, a framework).
+
+    `openai_tool()` / `anthropic_tool()` give the tool's definition; `call(arguments)` runs the
+    program in the model's arguments and returns the text to send back as the tool result: the
+    printed output, the result, the names now defined, or the error with line:column and a hint.
+    Definitions (def, defn) and *1 *2 *3 carry from call to call, as in the agent loop; a
+    failed program leaves them as they were. Every call runs under `limits`.
+    """
+
+    def __init__(self, *, tools: Any = (), data: Mapping[str, Any] | None = None, limits: Limits | None = None,
+                 name: str = "run_ptc_lisp", prompt: str = "compact", max_result_chars: int = 2_000) -> None:
+        from ..tools import as_tools
+
+        self.name = tool_spec.check_name(name)
+        self.tools = as_tools(tools)
+        self.data = convert_data(data)
+        self.limits = limits or Limits()
+        self.prompt = check_profile(prompt)
+        self.max_result_chars = max_result_chars
+        self._memory: dict[str, Any] = {}
+        self._results: list[Any] = []  # latest first: *1 *2 *3
+        self._lock = threading.Lock()  # one program at a time: each sees the previous one's defs
+        self._instructions: str | None = None
+
+    def __repr__(self) -> str:
+        return f"Sandbox(name={self.name!r}, tools={list(self.tools)}, data={list(self.data)})"
+
+    # -- the definition ---------------------------------------------------------------
+
+    @property
+    def instructions(self) -> str:
+        """The language, rules, tools and data: the tool's description, or a system prompt's part."""
+        if self._instructions is None:
+            self._instructions = tool_spec.instructions(self.tools, self.data, self.prompt)
+        return self._instructions
+
+    def _description(self, brief: bool) -> str:
+        return f"{tool_spec.INTRO}\n{tool_spec.BRIEF_NOTE}" if brief else self.instructions
+
+    def openai_tool(self, *, brief: bool = False) -> dict[str, Any]:
+        """The OpenAI/litellm function definition. `brief=True` leaves the rules, tools and data
+        out of the description (put `instructions` in your system prompt instead), for hosts
+        that cap description length."""
+        return tool_spec.openai_tool(self.name, self._description(brief))
+
+    def anthropic_tool(self, *, brief: bool = False) -> dict[str, Any]:
+        """The Anthropic Messages API tool definition (`brief` as for openai_tool)."""
+        return tool_spec.anthropic_tool(self.name, self._description(brief))
+
+    # -- calls ------------------------------------------------------------------------
+
+    @property
+    def memory(self) -> Mapping[str, Any]:
+        """The names defined so far (read-only)."""
+        return MappingProxyType(self._memory)
+
+    def reset(self) -> None:
+        """Forget every definition and result."""
+        with self._lock:
+            self._memory, self._results = {}, []
+
+    def call(self, arguments: str | Mapping[str, Any]) -> str:
+        """Run the program in a tool call's arguments (the JSON text or the parsed mapping).
+
+        Never raises for what a model sends: bad arguments and failing programs come back
+        as an `error[kind] line:col: message` text with a hint, for the model to fix."""
+        program = _program(arguments)
+        if isinstance(program, ErrorInfo):
+            return program.format()
+        with self._lock:
+            try:
+                result = run(program, data=self.data, tools=self.tools, memory=self._memory, limits=self.limits,
+                             history=tuple(self._results))
+            except PTCError as e:
+                partial = getattr(e, "partial", None)
+                prints = partial.prints if partial is not None else ()
+                return _text(program_report(prints=prints, result=None, defined=(), error=e.format()))
+            self._memory = dict(result.memory)
+            if result.failed:
+                error = ErrorInfo(kind="fail", message=pr_str(result.value, max_len=self.max_result_chars))
+                return _text(program_report(prints=result.prints, result=None, defined=result.defined,
+                                            error=error.format()))
+            self._results = [result.value, *self._results][:3]
+        shown = clip_result(pr_str(result.value, max_len=self.max_result_chars + 1), self.max_result_chars)
+        return _text(program_report(prints=result.prints, result=shown, defined=result.defined, error=None))
+
+    async def acall(self, arguments: str | Mapping[str, Any]) -> str:
+        """`call` for async hosts: the program runs in a worker thread, the event loop goes on."""
+        return await asyncio.to_thread(self.call, arguments)
+
+
+def _program(arguments: Any) -> str | ErrorInfo:
+    """The program in a tool call's arguments, or why there is none."""
+    if isinstance(arguments, (str, bytes)):
+        try:
+            arguments = json.loads(arguments)
+        except ValueError as e:
+            return ErrorInfo(kind="parse", message=f"the tool arguments are not JSON ({e})", hint=USAGE_HINT)
+    if not isinstance(arguments, Mapping):
+        return ErrorInfo(kind="parse", message=f"the tool arguments must be a JSON object, not {type(arguments).__name__}",
+                         hint=USAGE_HINT)
+    program = arguments.get("program")
+    if not isinstance(program, str):
+        got = f"keys {sorted(map(str, arguments))}" if program is None else f"a {type(program).__name__}"
+        return ErrorInfo(kind="parse", message=f'the tool arguments need "program", a string (got {got})',
+                         hint=USAGE_HINT)
+    return program
+
+
+def _text(parts: list[str]) -> str:
+    return "\n\n".join(parts) if parts else "Result: nil"
+
+
+def as_tool_spec(*, tools: Any = (), data: Mapping[str, Any] | None = None, name: str = "run_ptc_lisp",
+                 prompt: str = "compact", brief: bool = False) -> dict[str, Any]:
+    """The OpenAI/litellm definition of a sandbox over these tools and data, for hosts that
+    register tools before they run them (the calls then go to a Sandbox made with the same
+    tools and data: `Sandbox(tools=..., data=...).call(arguments)`)."""
+    return Sandbox(tools=tools, data=data, name=name, prompt=prompt).openai_tool(brief=brief)
+
+
+__all__ = ["Sandbox", "as_tool_spec"]
