@@ -159,3 +159,10 @@ def test_a_scripted_function_calling_model_drives_the_sandbox() -> None:
     assert model.seen[0] == 'Result: {"ada" 150, "bob" 80}\n\nDefined: totals'
     assert model.seen[1] == 'Result: {:who "ada", :total 150, :city "London"}'
     assert model.seen[2].startswith("error[analysis] 1:2: Unable to resolve symbol: undefined-thing\n  hint:")
+
+
+def test_definitions_cross_process_isolation() -> None:
+    sb = sandbox(limits=ptc.Limits(isolation="process"))
+    assert sb.call(args('(def s (sum-by :amount data/orders)) (tool/customer "bob")')) == \
+        'Result: {:name "bob", :city "Paris"}\n\nDefined: s'
+    assert sb.call(args("[s (:city *1)]")) == 'Result: [230 "Paris"]'
