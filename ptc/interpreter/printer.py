@@ -7,6 +7,7 @@ import math
 from decimal import Decimal
 from typing import Any
 
+from . import context
 from . import values as v
 from .lazy import NotInRun
 
@@ -68,13 +69,11 @@ class _Printer:
     __slots__ = ("readable", "out", "size", "limit", "cap", "writes")
 
     def __init__(self, readable: bool, limit: int | None) -> None:
-        from .context import CURRENT
-
         self.readable = readable
         self.out: list[str] = []
         self.size = 0
         self.limit = limit  # stop quietly at this length (truncated renderings)
-        self.cap = CURRENT.limits.max_string  # without a limit: refuse text longer than max_string
+        self.cap = context.CURRENT.limits.max_string  # without a limit: refuse text longer than max_string
         self.writes = 0
 
     def w(self, s: str) -> None:
@@ -82,16 +81,12 @@ class _Printer:
         self.size += len(s)
         self.writes += 1
         if self.writes & 0xFFF == 0:  # printing a huge value stops at the program's deadline
-            from .context import check_deadline
-
-            check_deadline()
+            context.check_deadline()
         if self.limit is not None:
             if self.size >= self.limit:
                 raise _Full
         elif self.size > self.cap:
-            from .context import CURRENT, limit_error
-
-            raise limit_error("max_string", CURRENT.limits.max_string, "printed text too long")
+            raise context.limit_error("max_string", self.cap, "printed text too long")
 
     def seq(self, open_: str, items: Any, close: str) -> None:
         self.w(open_)
@@ -178,9 +173,7 @@ def pr_str(x: Any, *, max_len: int | None = None, readable: bool = True) -> str:
     except _Full:
         pass
     except RecursionError:
-        from .context import CURRENT, limit_error
-
-        raise limit_error("max_depth", CURRENT.limits.max_depth,
+        raise context.limit_error("max_depth", context.CURRENT.limits.max_depth,
                           "a value nested too deeply to print (or data that contains itself)") from None
     return "".join(pr.out)
 

@@ -252,6 +252,9 @@ CASES: list[H] = [
     H("nested-sets-dag-pr-str", "(count (pr-str (reduce (fn [m _] #{m [m]}) #{} (range 40))))", "limit", FAST),
     # --- strings ----------------------------------------------------------------------------
     H("apply-str-repeat", '(apply str (repeat 100000000 "x"))', "limit"),
+    # a million small collections rendered only to refuse the text (fuzz finding): stopped as it passes
+    H("join-rendered-vectors", "(clojure.string/join (repeat 999999 [1 2]))", "limit", FAST),
+    H("pr-str-rendered-vectors", "(apply pr-str (repeat 999999 [1 2]))", "limit", FAST),
     H("join-repeat", '(clojure.string/join (repeat 100000000 "x"))', "limit"),
     H("string-doubling-loop", '(loop [s "x" i 0] (recur (str s s) (inc i)))', "limit"),
     H("string-doubling-one-binding", '(loop [s "x"] (recur (str s s)))', "limit", FAST),

@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 import re
 from decimal import ROUND_HALF_UP, Context, Decimal
-from typing import Any
+from typing import Any, Callable, Iterable
 
 from .. import context
-from ..context import check_string, emit_print
+from ..context import check_deadline, check_string, emit_print
 from ..errors import runtime_error
 from ..printer import format_double, pr_str
 from ..registry import builtin
@@ -55,8 +55,21 @@ def str_value(x: Any) -> str:
     return text
 
 
-def _checked_join(parts: list[str], sep: str = "") -> str:
-    total = sum(map(len, parts)) + len(sep) * max(0, len(parts) - 1)
+def join_texts(items: Iterable[Any], text: Callable[[Any], str] = str_value, sep: str = "") -> str:
+    """The texts of items joined by sep (str, str/join, pr-str...), refused as soon as the
+    total passes max_string: rendering a million items only to refuse the result at the
+    end would outlast the deadline."""
+    cap = _cap()
+    parts: list[str] = []
+    total, gap = -len(sep), len(sep)
+    for x in items:
+        part = text(x)
+        parts.append(part)
+        total += len(part) + gap
+        if total > cap:
+            check_string(total)  # raises
+        if not len(parts) & 0x3FF:
+            check_deadline()
     if total > _SMALL:
         check_string(total)
     return sep.join(parts)
@@ -73,7 +86,7 @@ def str_(*args: Any) -> str:
         if type(x) is str:
             return x
         return str_value(x)
-    return _checked_join([x if type(x) is str else str_value(x) for x in args])
+    return join_texts(args)
 
 
 def _text(who: str, s: Any) -> str:
@@ -103,8 +116,7 @@ def subs(s: Any, start: Any, end: Any = _NOARG) -> str:
 
 
 def _render(args: tuple[Any, ...], readable: bool, cap: int) -> str:
-    parts = [pr_str(a, max_len=cap + 1, readable=readable) for a in args]
-    return _checked_join(parts, " ")
+    return join_texts(args, lambda a: pr_str(a, max_len=cap + 1, readable=readable), " ")
 
 
 @builtin("pr-str", args="[& xs]", category="strings",

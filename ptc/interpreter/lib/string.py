@@ -10,7 +10,7 @@ from ..errors import runtime_error
 from ..registry import builtin
 from ..values import MAP_TYPES, Regex, as_fn, iter_all, iter_seq, map_items, vec
 from .core_numbers import describe
-from .core_strings import str_value
+from .core_strings import join_texts, str_value
 from .regex import Compiled, as_compiled, groups_of, iter_spans, search
 
 NS = "clojure.string"
@@ -41,11 +41,7 @@ def join(separator: Any, coll: Any = _NOARG) -> str:
         sep, coll = "", separator
     else:
         sep = separator if type(separator) is str else str_value(separator)
-    parts = [x if type(x) is str else str_value(x) for x in iter_all(coll, "str/join")]
-    total = sum(map(len, parts)) + len(sep) * max(0, len(parts) - 1)
-    if total > _SMALL:
-        check_string(total)
-    return sep.join(parts)
+    return join_texts(iter_all(coll, "str/join"), sep=sep)
 
 
 def _drop_trailing_empty(parts: list[str]) -> list[str]:
