@@ -439,6 +439,7 @@ _PY_TYPE_NAMES = {
 }
 _ARITY_RE = re.compile(r"ptc:(?P<name>\S+?)\(\) (takes|missing) (?P<rest>.*)")
 _ARGS_GIVEN_RE = re.compile(r"but (\d+) (?:positional arguments? )?(?:were|was) given")
+_VALUE_CALL_RE = re.compile(r"(?:(?P<cls>\w+)\.__call__|as_fn\.<locals>\.<lambda>)\(\) takes .* but (?P<n>\d+) (?:were|was) given")
 _NOT_CALLABLE_RE = re.compile(r"'([\w.]+)' object is not callable")
 _OPERAND_RE = re.compile(r"unsupported operand type\(s\) for (\S+): '([\w.]+)' and '([\w.]+)'")
 _COMPARE_RE = re.compile(r"'(\S+)' not supported between instances of '([\w.]+)' and '([\w.]+)'")
@@ -469,6 +470,13 @@ def convert_exception(e: BaseException) -> PTCError:
             else:
                 text = f"Too few args passed to: {name}"
             return PTCError("runtime", text, hint=_arity_hint(name, msg))
+        m1 = _VALUE_CALL_RE.search(msg)
+        if m1:  # a collection called as a function (its own __call__ counts self)
+            cls = m1.group("cls")
+            n = int(m1.group("n")) - (1 if cls else 0)
+            return PTCError("runtime", f"Wrong number of args ({n}) passed to: {_ptc_type(cls) if cls else 'vector'}",
+                            hint="a map, set or keyword called as a function takes a key and an optional "
+                                 "default; a vector takes an index")
         m2 = _NOT_CALLABLE_RE.search(msg)
         if m2:
             tname = _ptc_type(m2.group(1))

@@ -39,6 +39,17 @@ def test_arity_errors_name_the_function() -> None:
     assert "inc" in e3.message
 
 
+@pytest.mark.parametrize("source, message", [
+    ("((merge {:a 1} {:b 3}) / -7 2)", "Wrong number of args (3) passed to: map"),  # fuzz F-13
+    ("(let [m (zipmap (range 40) (range 40))] (m 1 2 3))", "Wrong number of args (3) passed to: map"),
+    ("(let [v [1]] (v 0 1))", "Wrong number of args (2) passed to: vector"),
+    ("(#{1} 1 2 3)", "Wrong number of args (3) passed to: set"),
+])
+def test_collections_called_with_too_many_args(source: str, message: str) -> None:
+    e = err(source)
+    assert e.kind == "runtime" and e.message == message and "__call__" not in (e.hint or "")
+
+
 def test_calling_a_non_function() -> None:
     assert "integer" in err("(let [x 1] (x 2))").message
     assert err("(1 2)").kind == "analysis"
