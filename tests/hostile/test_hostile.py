@@ -246,6 +246,8 @@ CASES: list[H] = [
     H("dag-select-keys", DAG.format("(select-keys {1 2} [m])"), "limit", FAST),
     H("dag-case", DAG.format("(case m 1 2 3)"), "limit", FAST),
     H("dag-update", DAG.format("(update {} m identity)"), "limit", FAST),
+    H("dag-array-map-key", DAG.format("(array-map m 1)"), "limit", FAST),  # fuzz F-17
+    H("dag-hash-map-key", DAG.format("(hash-map m 1)"), "limit", FAST),
     H("dag-zipmap", DAG.format("(zipmap [m] [1])"), "limit", FAST),
     H("nested-sets-pr-str", "(count (pr-str (reduce (fn [m _] #{m}) #{} (range 40))))", ("value", "limit"), FAST),
     H("nested-sets-result", "(reduce (fn [m _] #{m}) #{} (range 40))", ("value", "limit"), FAST),

@@ -125,7 +125,7 @@ def _pairs_from_kvs(kvs: tuple[Any, ...], who: str) -> dict[Any, Any]:
         raise runtime_error(f"{who}: no value supplied for key {short(kvs[-1])}")
     d: dict[Any, Any] = {}
     for i in range(0, len(kvs), 2):
-        d[kvs[i]] = kvs[i + 1]
+        d[as_key(kvs[i])] = kvs[i + 1]
     return d
 
 
