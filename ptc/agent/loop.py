@@ -21,7 +21,7 @@ from ..interpreter.api import RunResult, convert_data, run as run_program
 from ..interpreter.errors import PTCError
 from ..interpreter.limits import Limits
 from ..interpreter.printer import pr_str
-from ..llm.base import LLMError, Messages, Reply, Usage, acomplete, as_llm
+from ..llm.base import LLMError, Messages, Reply, Usage, acomplete, as_llm, complete
 from .events import Emitter, Event, EventHandler
 from .response import extract_code
 from .signature import Signature
@@ -87,6 +87,8 @@ class Agent:
     or (Class, {options}). `prompt`: the system prompt profile, "default" (every function
     listed) or "compact" (Clojure's library minus what differs, ~1/3 the tokens). `llm`: a
     litellm model name, a callable `messages -> text`, or an LLM object (ScriptedLLM, ReplayLLM, ...).
+    `api_base` / `api_key`: where a model name is served (a local Ollama, vLLM or llama.cpp
+    server, a proxy); see docs/agent.md "Local model servers".
     """
 
     def __init__(
@@ -100,6 +102,8 @@ class Agent:
         compression: Any = False,
         prompt: str = "default",
         llm: Any = "openai/gpt-4o-mini",
+        api_base: str | None = None,
+        api_key: str | None = None,
         limits: Limits | None = None,
         on_event: EventHandler | None = None,
         trace: str | Path | None = None,
@@ -120,7 +124,7 @@ class Agent:
         self.prompt = check_profile(prompt)
         self.mission = mission
         self.name = name
-        self.llm = as_llm(llm)
+        self.llm = as_llm(llm, api_base=api_base, api_key=api_key)
         self.tools = as_tools(tools)
         if llm_query:
             from .subagent import llm_query_tool
@@ -257,7 +261,7 @@ class Agent:
                 return stop.value  # type: ignore[no-any-return]
             if isinstance(request, _AskLLM):
                 try:
-                    answer = await acomplete(self.llm, request.messages)
+                    answer = await acomplete(self.llm, request.messages, append_only=self._append_only)
                 except LLMError as e:
                     answer = e
                 except Exception as e:  # noqa: BLE001 - any model failure ends the run cleanly
@@ -277,9 +281,15 @@ class Agent:
             yield event
         await task
 
+    @property
+    def _append_only(self) -> bool:
+        """Whether each request starts with the previous one unchanged: the model may then
+        mark the whole request as a cache prefix (`ptc.llm.caching`)."""
+        return bool(getattr(self.strategy, "append_only", False))
+
     def _complete(self, messages: Messages) -> Reply | LLMError:
         try:
-            return self.llm.complete(messages)  # type: ignore[no-any-return]
+            return complete(self.llm, messages, append_only=self._append_only)
         except LLMError as e:
             return e
         except Exception as e:  # noqa: BLE001 - any model failure ends the run cleanly
@@ -336,7 +346,8 @@ class Agent:
                 return finish(False, error=error)
             reply_text = reply.text
             emit("llm_replied", number, ok=True, text=reply.text, prompt_tokens=reply.usage.prompt_tokens,
-                 completion_tokens=reply.usage.completion_tokens, cost=reply.usage.cost, duration=llm_time)
+                 completion_tokens=reply.usage.completion_tokens, cached_tokens=reply.usage.cached_tokens,
+                 cache_write_tokens=reply.usage.cache_write_tokens, cost=reply.usage.cost, duration=llm_time)
             turn, outcome = yield from self._one_turn(number, reply, memory, results, emit)
             turns.append(turn)
             if turn.success:

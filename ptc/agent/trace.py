@@ -54,8 +54,17 @@ def read_trace(path: str | Path) -> Iterator[dict[str, Any]]:
                     return  # a truncated last line (the process died while writing)
 
 
+# llm_replied data -> OpenTelemetry's GenAI semantic-convention attributes (as integers)
+GEN_AI_USAGE = {"prompt_tokens": "gen_ai.usage.input_tokens", "completion_tokens": "gen_ai.usage.output_tokens",
+                "cached_tokens": "gen_ai.usage.cache_read.input_tokens",
+                "cache_write_tokens": "gen_ai.usage.cache_creation.input_tokens"}
+
+
 class Telemetry:
-    """OpenTelemetry spans run -> turn -> llm/program/tool, when opentelemetry is installed."""
+    """OpenTelemetry spans run -> turn -> llm/program/tool, when opentelemetry is installed.
+
+    An llm span carries the usage twice: as ``ptc.prompt_tokens``, ``ptc.cached_tokens``...
+    (text) and under the GenAI semantic conventions (`GEN_AI_USAGE`, integers)."""
 
     def __init__(self, run_id: str, mission: str) -> None:
         try:
@@ -82,9 +91,12 @@ class Telemetry:
             duration = float(event.data.get("duration", 0.0))
             name = "ptc.llm" if event.type == "llm_replied" else "ptc.program"
             span = self.tracer.start_span(name, context=ctx_turn, start_time=ns - int(duration * 1e9))
-            for key in ("prompt_tokens", "completion_tokens", "ok", "error"):
+            for key in ("prompt_tokens", "completion_tokens", "cached_tokens", "cache_write_tokens", "ok", "error"):
                 if event.data.get(key) is not None:
                     span.set_attribute(f"ptc.{key}", str(event.data[key]))
+            for key, attribute in GEN_AI_USAGE.items():
+                if isinstance(event.data.get(key), int):
+                    span.set_attribute(attribute, event.data[key])
             span.end(end_time=ns)
             if event.type == "program_ran":
                 for call in event.data.get("tool_calls", []):

@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from .turns_view import show_turn
+from .turns_view import show_turn, totals_text, usage_text
 
 EPILOG = """\b
 Examples:
@@ -41,9 +41,12 @@ def show_cmd(path: str, view: str) -> None:
         for r in records:
             if r["type"] == "turn_finished":
                 show_turn(r["record"], console)
+                if r["record"].get("usage", {}).get("calls"):
+                    console.print(f"  [dim]{usage_text(r['record']['usage'])} tokens[/dim]")
             elif r["type"] == "run_finished":
                 console.rule("outcome")
                 console.print(("ok: " + repr(r.get("value"))) if r.get("ok") else f"failed: {r.get('error')}")
+                console.print(f"[dim]{totals_text(r.get('usage') or {})}[/dim]")
         return
     if view == "requests":
         for r in records:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 import click
 
@@ -69,9 +69,8 @@ def progress_printer(console: Any = None) -> Callable[[Any], None]:
                           f"tools: {', '.join(d['tools']) or 'none'}[/dim]")
         elif event.type == "llm_replied":
             if d.get("ok"):
-                console.print(f"[dim]turn {event.turn}: model replied "
-                              f"({d.get('prompt_tokens', 0)} prompt + {d.get('completion_tokens', 0)} completion "
-                              f"tokens, {d.get('duration', 0):.2f}s)[/dim]")
+                console.print(f"[dim]turn {event.turn}: model replied ({usage_text(d)} tokens, "
+                              f"{d.get('duration', 0):.2f}s)[/dim]")
             else:
                 console.print(f"[red]turn {event.turn}: model failed: {esc(str(d.get('error')))}[/red]")
         elif event.type == "turn_finished":
@@ -84,13 +83,24 @@ def progress_printer(console: Any = None) -> Callable[[Any], None]:
                 err = d.get("error") or {}
                 console.print(f"[red]failed[/red] after {d['turns']} turn(s): {err.get('kind')}: "
                               f"{esc(str(err.get('message')))}")
-            usage = d.get("usage", {})
-            cost = usage.get("cost")
-            console.print(f"[dim]tokens: {usage.get('prompt_tokens', 0)} prompt, "
-                          f"{usage.get('completion_tokens', 0)} completion"
-                          + (f", cost ${cost:.5f}" if cost else "") + f"; {d.get('duration', 0):.2f}s[/dim]")
+            console.print(f"[dim]{totals_text(d.get('usage', {}))}; {d.get('duration', 0):.2f}s[/dim]")
 
     return on_event
+
+
+def totals_text(usage: Mapping[str, Any]) -> str:
+    """A run's usage JSON for people: "tokens: 6,794 prompt (5,120 cached) + 312 completion, cost $0.00123"."""
+    cost = usage.get("cost")
+    return f"tokens: {usage_text(usage)}" + (f", cost ${cost:.5f}" if cost else "")
+
+
+def usage_text(usage: Mapping[str, Any]) -> str:
+    """Usage JSON for people: "6,794 prompt (5,120 cached) + 312 completion"."""
+    from ptc.llm.base import format_prompt_tokens
+
+    prompt = format_prompt_tokens(usage.get("prompt_tokens", 0), usage.get("cached_tokens", 0),
+                                  usage.get("cache_write_tokens", 0))
+    return f"{prompt} + {int(usage.get('completion_tokens') or 0):,} completion"
 
 
 def fail(message: str) -> None:

@@ -1,13 +1,16 @@
 """What ptc needs from a language model, whatever serves it.
 
-A model is anything with `complete(messages) -> Reply` (and optionally `acomplete`).
-`as_llm` adapts the accepted forms: a litellm model name, a plain callable taking
+A model is anything with `complete(messages) -> Reply` (and optionally `acomplete`). One
+that places prompt-cache breakpoints also accepts ``append_only=`` (whether the caller's next
+request starts with this one's messages, unchanged); `complete` / `acomplete` here pass that
+hint only to models that take it. `as_llm` adapts the accepted forms: a litellm model name, a plain callable taking
 messages and returning text, or an object that already speaks the protocol.
 """
 
 from __future__ import annotations
 
 import asyncio
+import inspect
 from typing import Any, Callable, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -26,7 +29,12 @@ class Message(BaseModel):
 
 
 class Usage(BaseModel):
-    """Tokens and cost of one or more LLM calls."""
+    """Tokens and cost of one or more LLM calls.
+
+    `prompt_tokens` counts the whole prompt; `cached_tokens` is the part of it the provider
+    served from its prompt cache (billed cheaper), `cache_write_tokens` the part it wrote to
+    the cache (Anthropic bills that dearer). Both 0 when the provider reports no caching.
+    """
 
     model_config = ConfigDict(frozen=True)
 
@@ -34,6 +42,8 @@ class Usage(BaseModel):
     completion_tokens: int = 0
     cost: float | None = None  # USD, when the provider's price is known
     calls: int = 0
+    cached_tokens: int = 0
+    cache_write_tokens: int = 0
 
     @property
     def total_tokens(self) -> int:
@@ -43,7 +53,21 @@ class Usage(BaseModel):
         cost = None if self.cost is None and other.cost is None else (self.cost or 0.0) + (other.cost or 0.0)
         return Usage(prompt_tokens=self.prompt_tokens + other.prompt_tokens,
                      completion_tokens=self.completion_tokens + other.completion_tokens,
-                     cost=cost, calls=self.calls + other.calls)
+                     cost=cost, calls=self.calls + other.calls,
+                     cached_tokens=self.cached_tokens + other.cached_tokens,
+                     cache_write_tokens=self.cache_write_tokens + other.cache_write_tokens)
+
+    def prompt_text(self) -> str:
+        """The prompt for people: "6,794 prompt (5,120 cached)"; the parenthesis only when caching happened."""
+        return format_prompt_tokens(self.prompt_tokens, self.cached_tokens, self.cache_write_tokens)
+
+
+def format_prompt_tokens(prompt: Any, cached: Any = 0, cache_write: Any = 0) -> str:
+    """Prompt tokens for people, from a Usage or its JSON (traces, stores, suite results)."""
+    parts = [f"{int(n):,} {label}" for n, label in ((cached, "cached"), (cache_write, "written to cache"))
+             if isinstance(n, (int, float)) and n > 0]
+    text = f"{int(prompt or 0):,} prompt"
+    return text + (f" ({', '.join(parts)})" if parts else "")
 
 
 class Reply(BaseModel):
@@ -82,12 +106,28 @@ class LLM(Protocol):
     def complete(self, messages: Messages) -> Reply: ...
 
 
-async def acomplete(llm: Any, messages: Messages) -> Reply:
+def _takes_append_only(method: Any) -> bool:
+    try:
+        return "append_only" in inspect.signature(method).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def complete(llm: Any, messages: Messages, *, append_only: bool = False) -> Reply:
+    """`llm.complete(messages)`, with the `append_only` hint when the model takes it."""
+    if append_only and _takes_append_only(llm.complete):
+        return llm.complete(messages, append_only=True)  # type: ignore[no-any-return]
+    return llm.complete(messages)  # type: ignore[no-any-return]
+
+
+async def acomplete(llm: Any, messages: Messages, *, append_only: bool = False) -> Reply:
     """Async completion: native when the model offers it, else in a worker thread."""
     native = getattr(llm, "acomplete", None)
     if native is not None:
+        if append_only and _takes_append_only(native):
+            return await native(messages, append_only=True)  # type: ignore[no-any-return]
         return await native(messages)  # type: ignore[no-any-return]
-    return await asyncio.to_thread(llm.complete, messages)
+    return await asyncio.to_thread(complete, llm, messages, append_only=append_only)
 
 
 class CallableLLM:
@@ -108,12 +148,18 @@ class CallableLLM:
         return Reply(text=out, usage=usage)
 
 
-def as_llm(llm: Any) -> Any:
-    """Accept a litellm model name, a callable, or an LLM object."""
+def as_llm(llm: Any, *, api_base: str | None = None, api_key: str | None = None) -> Any:
+    """Accept a litellm model name, a callable, or an LLM object.
+
+    `api_base` / `api_key` (a local or self-hosted server) go with a model name only.
+    """
     if isinstance(llm, str):
         from .litellm_client import LiteLLM
 
-        return LiteLLM(llm)
+        return LiteLLM(llm, api_base=api_base, api_key=api_key)
+    if api_base is not None or api_key is not None:
+        raise ValueError("api_base and api_key go with a model name (e.g. llm='openai/my-model'); "
+                         f"configure the {type(llm).__name__} itself instead")
     if hasattr(llm, "complete"):
         return llm
     if callable(llm):

@@ -11,11 +11,17 @@ A breakpoint pays only on a prefix that later requests send again unchanged, so:
 A strategy that rewrites its messages (SingleUserCoalesced rewrites its user message on
 every call) gets the system breakpoint only: marking the rewritten message would pay the
 write premium for a prefix no later request reuses.
+
+OpenAI, Gemini and DeepSeek cache prefixes on their own; only Anthropic's models (direct,
+or on Bedrock / Vertex AI) need the marks, which `LiteLLM` adds with `mark_breakpoints`.
 """
 
 from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
+
+EPHEMERAL = {"type": "ephemeral"}
+
 
 def cache_breakpoints(messages: Sequence[Mapping[str, Any]], append_only: bool) -> list[int]:
     """Indices of the messages whose (last) content block gets `cache_control`, in order."""
@@ -31,4 +37,31 @@ def cache_breakpoints(messages: Sequence[Mapping[str, Any]], append_only: bool) 
     return points  # at most 2 of the 4 Anthropic allows
 
 
-__all__ = ["cache_breakpoints"]
+def needs_breakpoints(model: str) -> bool:
+    """Whether a litellm model name reaches a Claude model, which caches only at marked blocks."""
+    name = model.lower()
+    if name.startswith(("anthropic/", "claude")):
+        return True
+    return name.startswith(("bedrock/", "vertex_ai/")) and "claude" in name
+
+
+def mark_breakpoints(messages: Sequence[Mapping[str, Any]], append_only: bool) -> list[dict[str, Any]]:
+    """A copy of `messages` whose breakpoint messages carry their content as blocks, the
+    last one with ``cache_control`` (the form litellm passes on to Anthropic)."""
+    out = [dict(m) for m in messages]
+    for i in cache_breakpoints(messages, append_only):
+        content = out[i].get("content")
+        if isinstance(content, str):
+            if not content:
+                continue  # Anthropic rejects cache_control on an empty text block
+            blocks: list[Any] = [{"type": "text", "text": content}]
+        elif isinstance(content, list) and content and isinstance(content[-1], Mapping):
+            blocks = [dict(b) if isinstance(b, Mapping) else b for b in content]
+        else:
+            continue
+        blocks[-1] = {**blocks[-1], "cache_control": dict(EPHEMERAL)}
+        out[i]["content"] = blocks
+    return out
+
+
+__all__ = ["cache_breakpoints", "mark_breakpoints", "needs_breakpoints"]

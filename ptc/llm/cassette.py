@@ -11,7 +11,8 @@ A cassette is a JSON-lines file, one record per model call::
 Canonical JSON: ``json.dumps(request, sort_keys=True, ensure_ascii=False,
 separators=(",", ":"))`` encoded as UTF-8. When a record has a "request", its key is
 recomputed from it on load (so hand-edited cassettes stay consistent); "key", "usage" and
-"model" are optional, which makes cassettes easy to write by hand.
+"model" are optional, which makes cassettes easy to write by hand. A usage also carries
+"cached_tokens" / "cache_write_tokens" when the provider reported prompt caching.
 
 Recording appends and flushes one line per call, so a crashed run leaves a usable cassette;
 a truncated last line is ignored on replay and cut off before the next append.
@@ -26,7 +27,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from .base import LLMError, Message, Messages, Reply, Usage, acomplete as _acomplete
+from .base import LLMError, Message, Messages, Reply, Usage, acomplete as _acomplete, complete as _complete
 
 
 def canonical_json(messages: Any) -> str:
@@ -51,8 +52,12 @@ def _normalize(messages: Any) -> list[dict[str, Any]]:
 
 
 def _usage_dict(usage: Usage) -> dict[str, Any]:
-    return {"prompt_tokens": usage.prompt_tokens, "completion_tokens": usage.completion_tokens,
-            "cost": usage.cost, "calls": usage.calls}
+    out: dict[str, Any] = {"prompt_tokens": usage.prompt_tokens, "completion_tokens": usage.completion_tokens,
+                           "cost": usage.cost, "calls": usage.calls}
+    # cache figures only when the provider cached something (older cassettes stay byte-identical)
+    out.update({k: v for k, v in (("cached_tokens", usage.cached_tokens),
+                                  ("cache_write_tokens", usage.cache_write_tokens)) if v})
+    return out
 
 
 def _repair_tail(path: Path) -> None:
@@ -107,13 +112,13 @@ class RecordingLLM:
     def model(self) -> Any:
         return getattr(self.inner, "model", None)
 
-    def complete(self, messages: Messages) -> Reply:
-        reply = self.inner.complete(messages)
+    def complete(self, messages: Messages, *, append_only: bool = False) -> Reply:
+        reply = _complete(self.inner, messages, append_only=append_only)
         self._record(messages, reply)
         return reply
 
-    async def acomplete(self, messages: Messages) -> Reply:
-        reply = await _acomplete(self.inner, messages)
+    async def acomplete(self, messages: Messages, *, append_only: bool = False) -> Reply:
+        reply = await _acomplete(self.inner, messages, append_only=append_only)
         self._record(messages, reply)
         return reply
 

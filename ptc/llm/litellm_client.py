@@ -15,6 +15,7 @@ import warnings
 from typing import Any, Callable
 
 from .base import LLMError, Message, Messages, Reply, Usage
+from .caching import mark_breakpoints, needs_breakpoints
 
 RETRYABLE_KINDS = ("rate_limit", "timeout", "server")
 
@@ -130,6 +131,19 @@ def _positive_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
 
+def _count(value: Any) -> int:
+    return value if _positive_int(value) else 0
+
+
+def _cache_tokens(usage: Any) -> tuple[int, int]:
+    """(cached, written to cache) prompt tokens of a litellm usage; 0 when not reported."""
+    details = getattr(usage, "prompt_tokens_details", None)
+    cached = _count(getattr(details, "cached_tokens", None)) or _count(getattr(usage, "cache_read_input_tokens", None))
+    written = _count(getattr(usage, "cache_creation_input_tokens", None)) \
+        or _count(getattr(details, "cache_creation_tokens", None))
+    return cached, written
+
+
 def _normalize(messages: Any) -> list[dict[str, Any]]:
     out = []
     for m in messages:
@@ -151,12 +165,23 @@ class LiteLLM:
 
         LiteLLM("openai/gpt-4o-mini")                      # OPENAI_API_KEY from the env
         LiteLLM("anthropic/claude-3-5-sonnet-latest", temperature=0)
-        LiteLLM("ollama/llama3", api_base="http://localhost:11434")   # local, no key
-        LiteLLM("openai/my-model", api_base="http://localhost:8000/v1", api_key="x")  # vLLM
+        LiteLLM("ollama_chat/llama3.1", api_base="http://localhost:11434")   # local, no key
+        LiteLLM("hosted_vllm/my-model", api_base="http://localhost:8000/v1")  # vLLM
+        LiteLLM("openai/my-model", api_base="http://localhost:8080/v1")       # llama.cpp server
         LiteLLM("openai/gpt-4o-mini", mock_response="(+ 1 2)")  # litellm's offline mock
 
-    Extra keyword arguments (temperature, max_tokens, api_base, api_key, mock_response,
-    ...) are passed to every ``litellm.completion`` call.
+    `api_base`: the server's URL (a local or self-hosted OpenAI-compatible server, a proxy).
+    `api_key`: its key; without one, an ``openai/`` model with an `api_base` and no
+    OPENAI_API_KEY in the environment sends the placeholder "no-key" (local servers
+    usually check none, and the OpenAI SDK refuses to send a request without one).
+    Extra keyword arguments (temperature, max_tokens, mock_response, ...) are passed to
+    every ``litellm.completion`` call.
+
+    Prompt caching: `cache_breakpoints` None (default) marks Anthropic cache breakpoints
+    (`ptc.llm.caching`) for the models that need them (Claude, directly or on Bedrock /
+    Vertex AI) and leaves other requests alone; True marks them for any model, False never.
+    ``complete(messages, append_only=True)`` (the agent loop passes it for strategies that
+    only append) also marks the last message, so the next request reads it from the cache.
 
     Failures: rate limits (429), timeouts, connection errors and server errors (5xx) are
     retried up to `retries` times with exponential backoff -- ``backoff * 2**attempt``
@@ -169,8 +194,11 @@ class LiteLLM:
     retries are turned off (``max_retries=0``) unless you pass ``max_retries`` yourself.
 
     Usage: the provider's prompt/completion token counts when it reports them (missing,
-    None or all-zero counts count as unreported), else counted locally with `ptc.llm.tokens`.
-    Cost: ``litellm.completion_cost(response)`` for reported usage, ``litellm.cost_per_token``
+    None or all-zero counts count as unreported), else counted locally with `ptc.llm.tokens`;
+    `cached_tokens` from ``prompt_tokens_details.cached_tokens`` (OpenAI; Anthropic's
+    ``cache_read_input_tokens``), `cache_write_tokens` from ``cache_creation_input_tokens``.
+    Cost: ``litellm.completion_cost(response)`` for reported usage (cache reads and writes at
+    the model's cache prices when litellm knows them), ``litellm.cost_per_token``
     of the local counts otherwise; 0.0 for known free/local models (Ollama), None when the
     model's price is unknown. `Reply.model` is the model name the provider reports (e.g.
     "gpt-4o-mini" for "openai/gpt-4o-mini"), else the configured one. A reply with no text
@@ -180,13 +208,17 @@ class LiteLLM:
     `_random` (a `random.Random`) to make the jitter deterministic.
     """
 
-    def __init__(self, model: str, *, retries: int = 4, backoff: float = 0.5, max_backoff: float = 20,
-                 timeout: float | None = 60, **completion_kwargs: Any) -> None:
+    def __init__(self, model: str, *, api_base: str | None = None, api_key: str | None = None,
+                 cache_breakpoints: bool | None = None, retries: int = 4, backoff: float = 0.5,
+                 max_backoff: float = 20, timeout: float | None = 60, **completion_kwargs: Any) -> None:
         if not isinstance(model, str) or not model:
             raise ValueError("model must be a non-empty litellm model name, e.g. 'openai/gpt-4o-mini'")
         if retries < 0:
             raise ValueError("retries must be >= 0")
         self.model = model
+        self.api_base = api_base
+        self.api_key = api_key
+        self.cache_breakpoints = needs_breakpoints(model) if cache_breakpoints is None else cache_breakpoints
         self.retries = retries
         self.backoff = backoff
         self.max_backoff = max_backoff
@@ -201,12 +233,20 @@ class LiteLLM:
 
     # -- request / response -------------------------------------------------------------
 
-    def _kwargs(self, messages: Messages) -> dict[str, Any]:
+    def _kwargs(self, messages: list[dict[str, Any]], append_only: bool) -> dict[str, Any]:
         kwargs: dict[str, Any] = {"max_retries": 0, **self.completion_kwargs}
         kwargs["model"] = self.model
-        kwargs["messages"] = _normalize(messages)
+        kwargs["messages"] = mark_breakpoints(messages, append_only) if self.cache_breakpoints else messages
         if self.timeout is not None and "timeout" not in self.completion_kwargs:
             kwargs["timeout"] = self.timeout
+        if self.api_base is not None:
+            kwargs["api_base"] = self.api_base
+        api_key = self.api_key
+        if api_key is None and self.api_base is not None and self.model.startswith("openai/") \
+                and not os.environ.get("OPENAI_API_KEY"):
+            api_key = "no-key"
+        if api_key is not None:
+            kwargs["api_key"] = api_key
         return kwargs
 
     def _reply(self, response: Any, messages: list[dict[str, Any]]) -> Reply:
@@ -242,7 +282,9 @@ class LiteLLM:
         # Price the provider's usage when it reported it; else price our own counts (litellm
         # would price a response without usage at 0 tokens).
         cost = self._cost(response) if reported else self._cost_of_tokens(prompt, completion, model)
-        return Reply(text=text, usage=Usage(prompt_tokens=prompt, completion_tokens=completion, cost=cost, calls=1),
+        cached, written = _cache_tokens(usage) if reported else (0, 0)
+        return Reply(text=text, usage=Usage(prompt_tokens=prompt, completion_tokens=completion, cost=cost, calls=1,
+                                            cached_tokens=cached, cache_write_tokens=written),
                      model=model)
 
     def _cost(self, response: Any) -> float | None:
@@ -293,10 +335,11 @@ class LiteLLM:
             message = f"{self.model}: {type(error).__name__}: {detail}"
         return LLMError(kind, message, retries=attempt), retry
 
-    def complete(self, messages: Messages) -> Reply:
+    def complete(self, messages: Messages, *, append_only: bool = False) -> Reply:
         """One chat completion, retried on transient failures (see the class docstring)."""
         litellm = _import_litellm()
-        kwargs = self._kwargs(messages)
+        plain = _normalize(messages)
+        kwargs = self._kwargs(plain, append_only)
         attempt = 0
         while True:
             try:
@@ -308,12 +351,13 @@ class LiteLLM:
                 self._sleep(self._delay(attempt, error))
                 attempt += 1
                 continue
-            return self._reply(response, kwargs["messages"])
+            return self._reply(response, plain)
 
-    async def acomplete(self, messages: Messages) -> Reply:
+    async def acomplete(self, messages: Messages, *, append_only: bool = False) -> Reply:
         """`complete` for asyncio, via ``litellm.acompletion``."""
         litellm = _import_litellm()
-        kwargs = self._kwargs(messages)
+        plain = _normalize(messages)
+        kwargs = self._kwargs(plain, append_only)
         attempt = 0
         while True:
             try:
@@ -325,4 +369,4 @@ class LiteLLM:
                 await self._asleep(self._delay(attempt, error))
                 attempt += 1
                 continue
-            return self._reply(response, kwargs["messages"])
+            return self._reply(response, plain)

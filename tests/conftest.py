@@ -1,0 +1,24 @@
+"""Fixtures shared by every test directory: a local LLM server (tests/llm_server.py)."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterator
+
+import pytest
+
+from llm_server import LLMServer
+
+
+@pytest.fixture
+def llm_server() -> Iterator[Callable[..., LLMServer]]:
+    """`llm_server(replies, **options)` starts an LLMServer on 127.0.0.1; stopped after the test."""
+    started: list[LLMServer] = []
+
+    def start(replies: Any, **options: Any) -> LLMServer:
+        server = LLMServer(replies, **options).__enter__()
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.__exit__(None, None, None)
