@@ -27,6 +27,8 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "LLMError": ("ptc.llm.base", "LLMError"),
     "Sandbox": ("ptc.sandbox", "Sandbox"),
     "as_tool_spec": ("ptc.sandbox", "as_tool_spec"),
+    "Usage": ("ptc.llm.base", "Usage"),
+    "LiteLLM": ("ptc.llm.litellm_client", "LiteLLM"),
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]

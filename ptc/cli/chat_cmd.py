@@ -25,12 +25,12 @@ from typing import Any, Iterable, TextIO
 
 import click
 
-from .common import data_option, load_data
+from .common import data_option, load_data, model_llm, server_options
 
 EPILOG = """\b
 Examples:
   ptc chat --model openai/gpt-4o-mini --data orders.json --tools ptc.examples.tools:analysis_tools
-  ptc chat --mode agent --data orders.json --model ollama/llama3
+  ptc chat --mode agent --data orders.json --model ollama_chat/llama3.1 --api-base http://localhost:11434
   ptc chat --session 3f2a9c                 # resume (also after an LLM error: type continue)
   ptc chat --script replies.json            # offline: answers from a JSON list
   ptc chat --model openai/gpt-4o-mini --record chat.jsonl   # record a cassette while chatting
@@ -329,6 +329,7 @@ def _open_store(db: str | None) -> Any:
 @click.option("--db", metavar="URL", default=None,
               help="The store: a SQLite file or a SQLAlchemy URL (default $PTC_STORE_URL, else $PTC_HOME/ptc.db).")
 @click.option("--model", default=None, help="Any litellm model name (default openai/gpt-4o-mini).")
+@server_options
 @click.option("--replay", type=click.Path(exists=True, dir_okay=False), help="Answer from a recorded cassette.")
 @click.option("--record", type=click.Path(dir_okay=False), metavar="CASSETTE",
               help="Record the model's answers to a cassette (replay it with --replay).")
@@ -348,7 +349,8 @@ def _open_store(db: str | None) -> Any:
 @click.option("--max-turns", type=click.IntRange(1, 100), default=5, show_default=True,
               help="Programs per agent-mode request.")
 @click.option("--title", default=None, help="Title of a new session.")
-def chat_cmd(session_id: str | None, db: str | None, model: str | None, replay: str | None, record: str | None,
+def chat_cmd(session_id: str | None, db: str | None, model: str | None, api_base: str | None, api_key: str | None,
+             replay: str | None, record: str | None,
              script: str | None,
              mode: str | None, data_path: str | None, tool_specs: tuple[str, ...], numbering: str,
              renderer: str | None, budget: int | None, max_turns: int, title: str | None) -> None:
@@ -363,6 +365,8 @@ def chat_cmd(session_id: str | None, db: str | None, model: str | None, replay: 
 
     if sum(x is not None for x in (model, replay, script)) > 1:
         raise click.UsageError("give one of --model, --replay and --script")
+    if (api_base or api_key) and (replay or script):
+        raise click.UsageError("--api-base and --api-key go with --model, not --replay or --script")
     if data_path == "-":
         raise click.UsageError("the chat reads messages from stdin; give --data a file")
     llm: Any
@@ -373,12 +377,11 @@ def chat_cmd(session_id: str | None, db: str | None, model: str | None, replay: 
 
         llm = ptc.ReplayLLM(replay, strict=False)  # tool-call ids carry run ids: replay in order
     else:
-        llm = model or "openai/gpt-4o-mini"
+        llm = model_llm(model or "openai/gpt-4o-mini", api_base, api_key)
     if record:
         import ptc
-        from ptc.llm.base import as_llm
 
-        llm = ptc.RecordingLLM(as_llm(llm), record)
+        llm = ptc.RecordingLLM(llm, record)
     data = load_data(data_path)
     tools = load_tools(tool_specs)
     store = _open_store(db)

@@ -36,6 +36,26 @@ def compression_option(f: F) -> F:
     )(f)
 
 
+def server_options(f: F) -> F:
+    """`--api-base URL` and `--api-key KEY`: where a litellm model name is served."""
+    f = click.option("--api-key", metavar="KEY", default=None,
+                     help="The server's API key (default: the provider's environment variable; "
+                          "a local openai/ server needs none).")(f)
+    return click.option("--api-base", metavar="URL", default=None,
+                        help="Where the model is served: a local or self-hosted server (Ollama, vLLM, "
+                             "llama.cpp, LM Studio) or a proxy.")(f)
+
+
+def model_llm(model: str, api_base: str | None, api_key: str | None) -> Any:
+    """The LLM for `--model` (with `--api-base` / `--api-key`), through litellm."""
+    from ptc.llm.base import as_llm
+
+    try:
+        return as_llm(model, api_base=api_base, api_key=api_key)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--model") from e
+
+
 def prompt_option(f: F) -> F:
     return click.option(
         "--prompt",

@@ -17,6 +17,8 @@ from typing import Any
 
 import click
 
+from .common import server_options
+
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 GROUP_EPILOG = """\b
@@ -38,6 +40,9 @@ Examples:
 \b
   # replay those cassettes later (no model calls, same prompts checked)
   ptc suite run my-suite.yaml --model openai/gpt-4o-mini --replay cassettes/ --results replay.jsonl
+\b
+  # a model on a local server (Ollama here; or api_base: in the suite file)
+  ptc suite run my-suite.yaml --model ollama_chat/llama3.1 --api-base http://localhost:11434
 \b
   # interrupted? run the same command again: executions already in --results are skipped
   ptc suite run my-suite.yaml --model openai/gpt-4o-mini --results results.jsonl
@@ -111,6 +116,7 @@ def _split(values: tuple[str, ...]) -> list[str]:
 @click.option("--model", "-m", "models", multiple=True, metavar="M",
               help="A litellm model name, or 'scripted' (the missions' scripts). Repeatable; "
                    "default: scripted.")
+@server_options
 @click.option("--compression", "-c", "compression", multiple=True, metavar="S[,S]",
               help="Strategies: none (full history), coalesced (single-user-coalesced), append "
                    "(append-only-summaries) or 'module:Class'. Comma-separated or repeated; default: none.")
@@ -143,7 +149,8 @@ def _split(values: tuple[str, ...]) -> list[str]:
               help="Exit 1 when the pass rate is below this fraction.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary rows as JSON instead of the table.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def run_cmd(suite_path: str, models: tuple[str, ...], compression: tuple[str, ...], runs: int, concurrency: int,
+def run_cmd(suite_path: str, models: tuple[str, ...], api_base: str | None, api_key: str | None,
+            compression: tuple[str, ...], runs: int, concurrency: int,
             replay: str | None, record: str | None, results: str | None, fresh: bool, retry_errors: bool,
             missions: tuple[str, ...], executor: str, ray_address: str | None, ray_cpus: float,
             store_url: str | None, no_store: bool, html_path: str | None, fail_under: float, as_json: bool,
@@ -170,7 +177,7 @@ def run_cmd(suite_path: str, models: tuple[str, ...], compression: tuple[str, ..
     out = Console()
     try:
         specs = plan(suite, models=model_list, strategies=strategies, runs=runs, replay=replay_dir, record=record,
-                     missions=list(missions) or None, executor=executor)
+                     missions=list(missions) or None, executor=executor, api_base=api_base, api_key=api_key)
     except PlanError as e:
         raise click.ClickException(str(e)) from None
     if fresh and results_path.exists():
@@ -207,7 +214,8 @@ def run_cmd(suite_path: str, models: tuple[str, ...], compression: tuple[str, ..
             summary = run_suite(suite, models=model_list, strategies=strategies, runs=runs, concurrency=concurrency,
                                 replay=replay_dir, record=record, results=results_path,
                                 missions=list(missions) or None, executor=executor, ray_address=ray_address,
-                                ray_options=ray_options, store=store, retry_errors=retry_errors, progress=start)
+                                ray_options=ray_options, store=store, retry_errors=retry_errors, progress=start,
+                                api_base=api_base, api_key=api_key)
     except KeyboardInterrupt:
         err.print(f"\ninterrupted; finished executions are in {results_path} -- run the same command to resume",
                   highlight=False)

@@ -210,6 +210,12 @@ class RunRecord:
     created_at: float
     updated_at: float
     turns: tuple[dict[str, Any], ...] = ()
+    # the finished run's total usage (None while it runs, or when not reported)
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    cached_tokens: int | None = None
+    cache_write_tokens: int | None = None
+    cost: float | None = None
 
     @property
     def memory(self) -> dict[str, str]:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: runs gained the usage columns (ptc/store/migrations.py upgrades 1)
 
 ACTIVE, INVALID, COMPRESSED = 0, 1, 2
 REGULAR, SUMMARY = 0, 1
@@ -109,8 +109,16 @@ runs = sa.Table(
     sa.Column("outcome", Json, nullable=True),  # run_finished data: ok, value, error, usage...
     sa.Column("created_at", Time, nullable=False),
     sa.Column("updated_at", Time, nullable=False),
+    # the run's total usage (outcome["usage"]) as columns, for SQL over many runs; NULL until it finishes
+    sa.Column("prompt_tokens", sa.BigInteger, nullable=True),
+    sa.Column("completion_tokens", sa.BigInteger, nullable=True),
+    sa.Column("cached_tokens", sa.BigInteger, nullable=True),  # of prompt_tokens, read from the provider's cache
+    sa.Column("cache_write_tokens", sa.BigInteger, nullable=True),  # of prompt_tokens, written to it
+    sa.Column("cost", sa.Double, nullable=True),  # USD, when the model's price is known
 )
 sa.Index("ix_runs_session", runs.c.session_id, runs.c.created_at)
+
+RUN_USAGE_COLUMNS = ("prompt_tokens", "completion_tokens", "cached_tokens", "cache_write_tokens", "cost")
 
 turns = sa.Table(
     "turns", metadata,

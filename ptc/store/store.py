@@ -26,6 +26,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine, Row
 
 from . import paths
+from .migrations import migrate, run_usage
 from .messages import (
     Block, CompactionNode, CompressionRecord, Message, Page, RunRecord, Session, Stats, as_blocks, dumps, text_of,
 )
@@ -247,6 +248,9 @@ class Store:
             elif int(version) > SCHEMA_VERSION:
                 raise StoreError(f"the store at {self.safe_url} has schema version {version}; "
                                  f"this ptc understands up to {SCHEMA_VERSION} (upgrade ptc)")
+            elif int(version) < SCHEMA_VERSION:
+                migrate(conn, int(version), SCHEMA_VERSION)
+                conn.execute(meta.update().where(meta.c.key == "schema_version").values(value=str(SCHEMA_VERSION)))
 
         for attempt in range(5):
             try:
@@ -621,14 +625,16 @@ class Store:
         self._transact(save)
 
     def finish_run(self, run_id: str, ok: bool | str, outcome: Mapping[str, Any] | None = None) -> None:
-        """Mark a run finished: `ok` True/False, or a status ("ok", "failed", "running")."""
+        """Mark a run finished: `ok` True/False, or a status ("ok", "failed", "running").
+        `outcome["usage"]` (a `Usage` as JSON) also fills the run's usage columns."""
         status = ok if isinstance(ok, str) else ("ok" if ok else "failed")
         if status not in RUN_STATUSES:
             raise ValueError(f"run status must be one of {', '.join(RUN_STATUSES)}")
 
         def finish(conn: Connection) -> None:
             done = conn.execute(runs.update().where(runs.c.id == run_id).values(
-                status=status, outcome=dict(outcome) if outcome is not None else None, updated_at=_now()))
+                status=status, outcome=dict(outcome) if outcome is not None else None, updated_at=_now(),
+                **run_usage(outcome)))
             if done.rowcount == 0:
                 raise NotFound(f"no run {run_id!r}")
 

@@ -98,6 +98,8 @@ class ExecSpec:
     executor: str = "local"
     want_turns: bool = True  # the turns' JSON records (for the store); skipped when nobody needs them
     prompt: str = "default"  # the system prompt profile
+    api_base: str | None = None  # where `model` is served (a local server); None: the provider's default
+    api_key: str | None = None
 
     @property
     def key(self) -> tuple[Any, ...]:
@@ -143,7 +145,7 @@ def _inner_llm(spec: ExecSpec) -> Any:
         return ScriptedLLM(spec.mission.script, model=SCRIPTED)
     from ptc.llm.base import as_llm
 
-    return as_llm(spec.model)
+    return as_llm(spec.model, api_base=spec.api_base, api_key=spec.api_key)
 
 
 def prepare(spec: ExecSpec) -> _Prepared:
@@ -221,6 +223,8 @@ def finish(spec: ExecSpec, prep: _Prepared, step: Any, started: float) -> Outcom
         "turns": len(step.turns),
         "prompt_tokens": usage.prompt_tokens,
         "completion_tokens": usage.completion_tokens,
+        "cached_tokens": usage.cached_tokens,
+        "cache_write_tokens": usage.cache_write_tokens,
         "cost": usage.cost,
         "llm_calls": usage.calls,
         "duration": round(step.duration, 6),
@@ -244,7 +248,8 @@ def crashed(spec: ExecSpec, error: BaseException, started: float) -> Outcome:
     message = f"{type(error).__name__}: {error}"
     return Outcome({**_base_record(spec), "passed": False, "ok": False, "error_kind": "exception",
                     "error": message[:1_000], "failures": [f"the execution crashed: {message}"[:1_000]], "turns": 0,
-                    "prompt_tokens": 0, "completion_tokens": 0, "cost": None, "llm_calls": 0, "duration": 0.0,
+                    "prompt_tokens": 0, "completion_tokens": 0, "cached_tokens": 0, "cache_write_tokens": 0,
+                    "cost": None, "llm_calls": 0, "duration": 0.0,
                     "wall": round(time.perf_counter() - started, 6), "value": None, "run_id": None,
                     "executor": spec.executor, "finished_at": time.time()})
 

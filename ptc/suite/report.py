@@ -37,6 +37,13 @@ class Row:
     cost: float | None = None
     duration: float = 0.0
     errors: Counter[str] = field(default_factory=Counter)
+    cached_tokens: float = 0.0  # of prompt_tokens, served from the provider's cache
+
+    @property
+    def prompt_text(self) -> str:
+        """Mean prompt tokens, "6,794 (5,120 cached)" when the provider cached some."""
+        cached = f" ({self.cached_tokens:,.0f} cached)" if round(self.cached_tokens) > 0 else ""
+        return f"{self.prompt_tokens:,.0f}{cached}"
 
     @property
     def pass_rate(self) -> float:
@@ -49,7 +56,7 @@ class Row:
     def to_dict(self) -> dict[str, Any]:
         return {"model": self.model, "strategy": self.strategy, "executions": self.executions, "passed": self.passed,
                 "pass_rate": self.pass_rate, "mean_turns": self.turns, "mean_prompt_tokens": self.prompt_tokens,
-                "mean_completion_tokens": self.completion_tokens, "total_cost": self.cost,
+                "mean_cached_tokens": self.cached_tokens, "mean_completion_tokens": self.completion_tokens, "total_cost": self.cost,
                 "mean_duration": self.duration, "errors": dict(self.errors)}
 
 
@@ -81,6 +88,7 @@ def summarize(records: Sequence[dict[str, Any]]) -> list[Row]:
             model=model, strategy=strategy, executions=n, passed=sum(1 for r in rs if r.get("passed")),
             turns=_mean(r.get("turns") for r in rs), prompt_tokens=_mean(r.get("prompt_tokens") for r in rs),
             completion_tokens=_mean(r.get("completion_tokens") for r in rs),
+            cached_tokens=_mean(r.get("cached_tokens", 0) for r in rs),
             cost=sum(costs) if costs else None, duration=_mean(r.get("duration") for r in rs),
             errors=Counter(str(r["error_kind"]) for r in rs if r.get("error_kind")),
         ))
@@ -134,7 +142,7 @@ def table(rows: Sequence[Row], title: str | None = None) -> Any:
     for r in rows:
         color = "green" if r.passed == r.executions else "yellow" if r.pass_rate >= 0.8 else "red"
         cells = [r.model, r.strategy, str(r.executions), f"[{color}]{100 * r.pass_rate:.1f}%[/{color}]",
-                 f"{r.turns:.2f}", f"{r.prompt_tokens:,.0f}", f"{r.completion_tokens:,.0f}", _money(r.cost),
+                 f"{r.turns:.2f}", r.prompt_text, f"{r.completion_tokens:,.0f}", _money(r.cost),
                  f"{r.duration:.2f}s"]
         if show_errors:
             cells.append(_errors_text(r.errors))
@@ -277,7 +285,7 @@ def render_html(records: Sequence[dict[str, Any]], *, title: str | None = None) 
         cls = "ok" if r.passed == r.executions else "mid" if r.pass_rate >= 0.8 else "bad"
         out.append(f"<tr><td class='l'>{esc(r.model)}</td><td class='l'>{esc(r.strategy)}</td><td>{r.executions}</td>"
                    f"<td>{r.passed}</td><td class='{cls}'>{100 * r.pass_rate:.1f}%</td><td>{r.turns:.2f}</td>"
-                   f"<td>{r.prompt_tokens:,.0f}</td><td>{r.completion_tokens:,.0f}</td><td>{esc(_money(r.cost))}</td>"
+                   f"<td>{esc(r.prompt_text)}</td><td>{r.completion_tokens:,.0f}</td><td>{esc(_money(r.cost))}</td>"
                    f"<td>{r.duration:.2f}s</td><td class='l'>{esc(_errors_text(r.errors))}</td></tr>")
     out.append("</table>")
     if rows:

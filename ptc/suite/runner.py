@@ -163,9 +163,11 @@ class ResultSink:
 
 def plan(suite: Suite, *, models: Sequence[str], strategies: Sequence[str], runs: int = 1,
          replay: str | os.PathLike[str] | None = None, record: str | os.PathLike[str] | None = None,
-         missions: Sequence[str] | None = None, executor: str = "local") -> list[ExecSpec]:
+         missions: Sequence[str] | None = None, executor: str = "local", api_base: str | None = None,
+         api_key: str | None = None) -> list[ExecSpec]:
     """Every (mission, model, strategy, run) to execute, in a stable order. Raises PlanError
-    when a cassette (replay) or a script (the scripted model) is missing."""
+    when a cassette (replay) or a script (the scripted model) is missing. `api_base` (else
+    the suite's) and `api_key` say where the litellm models are served."""
     if replay is not None and record is not None:
         raise PlanError("--replay and --record exclude each other")
     if runs < 1:
@@ -201,8 +203,10 @@ def plan(suite: Suite, *, models: Sequence[str], strategies: Sequence[str], runs
                             problems.append(f"no cassette {Path(replay) / cassette_name(m.id, model, strategy)}")
                             continue
                         path = str(found)
+                    served = {} if model == SCRIPTED else {"api_base": api_base or suite.api_base,
+                                                           "api_key": api_key}
                     specs.append(make_spec(suite, m, model, strategy, run, replay_path=path,
-                                           record=record is not None, executor=executor))
+                                           record=record is not None, executor=executor, **served))
     if problems:
         problems = list(dict.fromkeys(problems))
         more = f"\n  ... and {len(problems) - 20} more" if len(problems) > 20 else ""
@@ -278,12 +282,13 @@ def run_suite(suite: Suite, *, models: Sequence[str] = (SCRIPTED,), strategies: 
               missions: Sequence[str] | None = None, executor: str = "local", ray_address: str | None = None,
               ray_options: dict[str, Any] | None = None, store: Any = None, retry_errors: bool = False,
               progress: Callable[[int, int], Any] | None = None,
-              on_result: Callable[[dict[str, Any]], Any] | None = None) -> RunSummary:
+              on_result: Callable[[dict[str, Any]], Any] | None = None, api_base: str | None = None,
+              api_key: str | None = None) -> RunSummary:
     """Run (the rest of) a suite; see the module docstring. `store`: a `ptc.store.Store` (a
     session is created for this suite run) or None. `progress(total, skipped)` is called
     once before starting and may return a callback taking each finished record."""
     specs = plan(suite, models=models, strategies=strategies, runs=runs, replay=replay, record=record,
-                 missions=missions, executor=executor)
+                 missions=missions, executor=executor, api_base=api_base, api_key=api_key)
     done = read_results(results) if results is not None else []
     todo = pending(specs, done, retry_errors=retry_errors)
     if store is None:

@@ -6,6 +6,7 @@ without running anything: tools import, datasets and data files exist, signature
 PTC-Lisp predicates parse, limits are valid.
 
     name: my-suite
+    api_base: http://localhost:11434    # optional: where the models are served (a local server)
     defaults: {max_turns: 6, tools: ["ptc.examples.tools:analysis_tools"]}
     missions:
       - id: top-category
@@ -185,6 +186,7 @@ class Suite(_Strict):
 
     name: str = Field(min_length=1)
     description: str = ""
+    api_base: str | None = None  # where the litellm model names are served (`ptc suite run --api-base` wins)
     defaults: Defaults = Field(default_factory=Defaults)
     missions: list[Mission]
     base_dir: str = "."
@@ -318,10 +320,14 @@ def parse_suite(raw: Any, *, base_dir: str | os.PathLike[str] = ".", source: str
         raise SuiteError(source, [f"a suite is a mapping with name, defaults and missions, not "
                                   f"{type(raw).__name__}"])
     problems: list[str] = []
-    unknown = sorted(set(raw) - {"name", "description", "defaults", "missions"})
+    unknown = sorted(set(raw) - {"name", "description", "api_base", "defaults", "missions"})
     if unknown:
-        problems.append(f"unknown top-level field(s): {', '.join(unknown)} (expected name, description, defaults, "
-                        f"missions)")
+        problems.append(f"unknown top-level field(s): {', '.join(unknown)} (expected name, description, api_base, "
+                        f"defaults, missions)")
+    api_base = raw.get("api_base")
+    if api_base is not None and not (isinstance(api_base, str) and api_base.startswith(("http://", "https://"))):
+        problems.append(f"api_base: the URL of a model server (http:// or https://), not {api_base!r}")
+        api_base = None
     if not isinstance(raw.get("name"), str) or not raw.get("name"):
         problems.append("name: a suite needs a name (a non-empty string)")
     defaults = Defaults()
@@ -352,7 +358,8 @@ def parse_suite(raw: Any, *, base_dir: str | os.PathLike[str] = ".", source: str
         missions.append(mission)
     if problems:
         raise SuiteError(source, problems)
-    suite = Suite(name=raw["name"], description=raw.get("description") or "", defaults=defaults, missions=missions,
+    suite = Suite(name=raw["name"], description=raw.get("description") or "", api_base=api_base,
+                  defaults=defaults, missions=missions,
                   base_dir=str(Path(base_dir).resolve()), source=source)
     if check:
         problems = []
