@@ -111,7 +111,8 @@ class Recorder:
         from ..agent.response import extract_code
 
         text = str(data.get("text", ""))
-        usage = {k: data.get(k) for k in ("prompt_tokens", "completion_tokens", "cost", "duration") if k in data}
+        usage = {k: data.get(k) for k in ("prompt_tokens", "completion_tokens", "cached_tokens", "cache_write_tokens",
+                                          "cost", "duration") if k in data}
         blocks = [Block("text", text, usage or None)]
         code = extract_code(text)
         if code is not None:

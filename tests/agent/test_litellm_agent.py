@@ -1,17 +1,77 @@
-"""The agent loop through the real litellm path, answered by litellm's own mock_response."""
+"""The agent end to end over real HTTP: ptc's LiteLLM client (litellm's own HTTP client)
+against a local OpenAI / Anthropic compatible server on 127.0.0.1 (tests/llm_server.py).
 
+The request carries the mission and the data; the reply's usage, cached tokens included,
+reaches the Step, the store's run row, the trace file and the telemetry spans."""
+
+from __future__ import annotations
+
+import asyncio
+import json
 import os
 
+import pytest
+
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+pytest.importorskip("litellm")
+
+from llm_server import ServedReply  # noqa: E402
 
 import ptc  # noqa: E402
-from ptc.llm.litellm_client import LiteLLM  # noqa: E402
+from ptc.agent.trace import read_trace  # noqa: E402
+from ptc.store import Store  # noqa: E402
+
+DEFINE = "First the total.\n```clojure\n(def total (reduce + data/xs))\n```"
+RETURN = "```clojure\n(return (* 2 total))\n```"
+EPHEMERAL = {"type": "ephemeral"}
 
 
-def test_agent_runs_through_litellm_with_mock_response() -> None:
-    llm = LiteLLM("openai/gpt-4o-mini", mock_response="Done.\n```clojure\n(return (reduce + data/xs))\n```")
-    step = ptc.Agent("Sum xs", data={"xs": [1, 2, 3]}, llm=llm).run()
-    assert step.ok and step.value == 6
-    usage = step.usage.total
-    assert usage.calls == 1 and usage.prompt_tokens > 0 and usage.completion_tokens > 0
-    assert usage.cost is not None and usage.cost > 0  # priced from litellm's (local) price map
+def test_agent_over_http_records_usage_everywhere(llm_server, tmp_path) -> None:
+    server = llm_server([ServedReply(DEFINE, prompt_tokens=1500, completion_tokens=30),
+                         ServedReply(RETURN, prompt_tokens=1700, completion_tokens=12, cached_tokens=1408)])
+    store = Store(tmp_path / "runs.db")
+    trace = tmp_path / "run.jsonl"
+    step = ptc.Agent("Double the sum of xs", data={"xs": [1, 2, 3]}, llm="openai/gpt-4o-mini",
+                     api_base=server.openai_base, api_key="sk-test", store=store, trace=trace).run()
+    assert step.ok and step.value == 12
+
+    first = server.requests[0].body
+    assert first["model"] == "gpt-4o-mini"
+    sent = json.dumps(first["messages"])
+    assert "Double the sum of xs" in sent and "xs" in first["messages"][0]["content"]
+    assert "(def total" in json.dumps(server.requests[1].body["messages"])  # turn 1 fed back
+
+    turns = step.usage.per_turn
+    assert [u.cached_tokens for u in turns] == [0, 1408]
+    total = step.usage.total
+    assert (total.prompt_tokens, total.completion_tokens, total.cached_tokens, total.calls) == (3200, 42, 1408, 2)
+    assert total.prompt_text() == "3,200 prompt (1,408 cached)"
+    assert isinstance(total, ptc.Usage) and total.cost is not None and total.cost > 0
+
+    run = store.load_run(step.run_id)
+    assert (run.prompt_tokens, run.completion_tokens, run.cached_tokens, run.cost) == \
+        (3200, 42, 1408, pytest.approx(total.cost))
+    assert run.turns[1]["usage"]["cached_tokens"] == 1408
+    store.close()
+
+    records = list(read_trace(trace))
+    replies = [r for r in records if r["type"] == "llm_replied"]
+    assert [r["cached_tokens"] for r in replies] == [0, 1408]
+    assert records[-1]["type"] == "run_finished" and records[-1]["usage"]["cached_tokens"] == 1408
+
+
+@pytest.mark.parametrize("compression, marked_last", [("append", True), ("coalesced", False)])
+def test_anthropic_breakpoints_follow_the_strategy(llm_server, compression, marked_last) -> None:
+    server = llm_server([ServedReply(DEFINE, cache_write_tokens=1100),
+                         ServedReply(RETURN, cached_tokens=1100, cache_write_tokens=60)])
+    agent = ptc.Agent("Double the sum of xs", data={"xs": [1, 2, 3]}, llm="anthropic/claude-sonnet-4-5",
+                      api_base=server.url, api_key="sk-ant-test", compression=compression)
+    step = asyncio.run(agent.arun())  # the async path passes the hint too
+    assert step.ok and step.value == 12
+    for request in server.requests:
+        body = request.body
+        assert body["system"][-1]["cache_control"] == EPHEMERAL
+        last_block = body["messages"][-1]["content"][-1]
+        assert ("cache_control" in last_block) is marked_last
+    total = step.usage.total
+    assert (total.cached_tokens, total.cache_write_tokens) == (1100, 1160)
