@@ -15,9 +15,8 @@ from sqlalchemy.engine import Connection
 from .schema import RUN_USAGE_COLUMNS, runs
 
 
-def run_usage(outcome: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The usage columns of a run from its outcome (the run_finished data); NULLs when absent."""
-    usage = (outcome or {}).get("usage")
+def run_usage(usage: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The usage columns of a run from a `Usage` as JSON; NULL for what it lacks."""
     usage = usage if isinstance(usage, Mapping) else {}
     values: dict[str, Any] = {}
     for name in RUN_USAGE_COLUMNS:
@@ -35,7 +34,7 @@ def _add_run_usage(conn: Connection) -> None:
             conn.execute(sa.text(f"ALTER TABLE runs ADD COLUMN {name} {kind}"))
     finished = conn.execute(sa.select(runs.c.id, runs.c.outcome).where(runs.c.outcome.isnot(None))).all()
     for run_id, outcome in finished:
-        conn.execute(runs.update().where(runs.c.id == run_id).values(**run_usage(outcome)))
+        conn.execute(runs.update().where(runs.c.id == run_id).values(**run_usage((outcome or {}).get("usage"))))
 
 
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {2: _add_run_usage}

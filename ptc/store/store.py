@@ -624,9 +624,12 @@ class Store:
 
         self._transact(save)
 
-    def finish_run(self, run_id: str, ok: bool | str, outcome: Mapping[str, Any] | None = None) -> None:
+    def finish_run(self, run_id: str, ok: bool | str, outcome: Mapping[str, Any] | None = None, *,
+                   usage: Mapping[str, Any] | None = None) -> None:
         """Mark a run finished: `ok` True/False, or a status ("ok", "failed", "running").
-        `outcome["usage"]` (a `Usage` as JSON) also fills the run's usage columns."""
+        `usage` (a `Usage` as JSON; default `outcome["usage"]`) fills the run's usage columns."""
+        if usage is None and outcome is not None:
+            usage = outcome.get("usage")
         status = ok if isinstance(ok, str) else ("ok" if ok else "failed")
         if status not in RUN_STATUSES:
             raise ValueError(f"run status must be one of {', '.join(RUN_STATUSES)}")
@@ -634,7 +637,7 @@ class Store:
         def finish(conn: Connection) -> None:
             done = conn.execute(runs.update().where(runs.c.id == run_id).values(
                 status=status, outcome=dict(outcome) if outcome is not None else None, updated_at=_now(),
-                **run_usage(outcome)))
+                **run_usage(usage)))
             if done.rowcount == 0:
                 raise NotFound(f"no run {run_id!r}")
 

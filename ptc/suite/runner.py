@@ -145,7 +145,7 @@ class ResultSink:
                 meta={k: rec[k] for k in ("suite", "mission", "model", "strategy", "run", "executor") if k in rec})
             for turn in outcome.turns:
                 self.store.save_turn(run_id, turn)
-            self.store.finish_run(run_id, bool(rec.get("passed")), outcome=rec)
+            self.store.finish_run(run_id, bool(rec.get("passed")), outcome=rec, usage=rec)  # usage fields at top level
             if not rec.get("run_id"):
                 rec["run_id"] = run_id
         except Exception as e:  # noqa: BLE001 - the JSONL file stays the record of truth

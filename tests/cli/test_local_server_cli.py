@@ -105,11 +105,17 @@ def test_suite_file_api_base_and_report_with_cached_tokens(invoke, llm_server, t
     suite = tmp_path / "suite.yaml"
     suite.write_text(SUITE.format(url=server.openai_base))
     results = tmp_path / "r.jsonl"
-    result = invoke("suite", "run", str(suite), "--model", "openai/x", "--results", str(results), "--no-store",
+    db = tmp_path / "suite.db"
+    result = invoke("suite", "run", str(suite), "--model", "openai/x", "--results", str(results), "--store", str(db),
                     "--quiet")
     assert result.exit_code == 0, result.output
     record = json.loads(results.read_text().splitlines()[0])
     assert record["passed"] and record["cached_tokens"] == 1024 and record["prompt_tokens"] == 2200
+    from ptc.store import Store
+
+    with Store(db) as store:
+        (run,) = store.list_runs()
+        assert (run.prompt_tokens, run.cached_tokens, run.cache_write_tokens) == (2200, 1024, 0)
     assert "2,200 (1,024 cached)" in result.output
     report = invoke("suite", "report", str(results))
     assert "2,200 (1,024 cached)" in report.output

@@ -1,8 +1,9 @@
 """Committed cassettes of the example scenarios, so `ptc demo` runs offline.
 
-A cassette holds every request the agent sent and the reply it got. It was recorded from
-the scenario's scripted replies; replaying checks that ptc still sends exactly the same
-prompts. After a change to the prompt (e.g. a new library function), re-record with
+A cassette holds every request the agent sent and the reply it got. The replies are the
+scenario's scripted replies (written for the demo, not produced by a model); replaying
+checks that ptc still sends exactly the same prompts. `ptc demo --model M` sends the same
+mission to a real model instead. After a change to the prompt (e.g. a new library function), re-record with
 
     python -m ptc.examples.cassettes
 """
