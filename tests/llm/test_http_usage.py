@@ -124,3 +124,21 @@ def test_server_errors_are_llm_errors(llm_server) -> None:
     with pytest.raises(LLMError) as info:
         LiteLLM("openai/gpt-4o-mini", api_base=server.openai_base, api_key="k").complete(MSGS)
     assert info.value.kind == "bad_request" and "no more scripted replies" in info.value.message
+
+
+def test_which_models_need_breakpoints_and_how_blocks_are_marked() -> None:
+    from ptc.llm.caching import mark_breakpoints, needs_breakpoints
+
+    assert all(needs_breakpoints(m) for m in ("anthropic/claude-sonnet-4-5", "claude-sonnet-4-5",
+                                              "bedrock/anthropic.claude-sonnet-4-6",
+                                              "vertex_ai/claude-sonnet-4-5@20250929"))
+    assert not any(needs_breakpoints(m) for m in ("openai/gpt-4o-mini", "gemini/gemini-2.5-flash",
+                                                  "bedrock/amazon.nova-pro-v1:0", "ollama_chat/llama3.1"))
+    blocks = [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]
+    messages = [{"role": "system", "content": "s"}, {"role": "user", "content": blocks},
+                {"role": "assistant", "content": ""}]
+    marked = mark_breakpoints(messages, append_only=True)
+    assert marked[0]["content"] == [{"type": "text", "text": "s", "cache_control": EPHEMERAL}]
+    assert marked[2]["content"] == ""  # an empty message cannot carry a breakpoint
+    assert messages[1]["content"] is blocks and "cache_control" not in blocks[1]  # the input is not changed
+    assert mark_breakpoints(messages[:2], append_only=True)[1]["content"][1]["cache_control"] == EPHEMERAL
