@@ -75,3 +75,11 @@ def test_anthropic_breakpoints_follow_the_strategy(llm_server, compression, mark
         assert ("cache_control" in last_block) is marked_last
     total = step.usage.total
     assert (total.cached_tokens, total.cache_write_tokens) == (1100, 1160)
+
+
+def test_api_base_goes_with_a_model_name_only() -> None:
+    with pytest.raises(ValueError, match="api_base and api_key go with a model name"):
+        ptc.Agent("x", llm=ptc.ScriptedLLM(["(return 1)"]), api_base="http://127.0.0.1:9/v1")
+    agent = ptc.Agent("x", llm="openai/m", api_base="http://127.0.0.1:9/v1", api_key="k")
+    assert isinstance(agent.llm, ptc.LiteLLM) and (agent.llm.api_base, agent.llm.api_key) == \
+        ("http://127.0.0.1:9/v1", "k")

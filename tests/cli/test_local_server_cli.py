@@ -136,3 +136,8 @@ def test_suite_file_rejects_a_bad_api_base(invoke, tmp_path) -> None:
     suite.write_text(SUITE.format(url="localhost:11434"))
     result = invoke("suite", "validate", str(suite))
     assert result.exit_code != 0 and "api_base: the URL of a model server" in result.output + result.stderr
+
+
+def test_an_empty_model_name_is_a_usage_error(invoke) -> None:
+    result = invoke("agent", "Six", "--model", "", "--api-base", "http://127.0.0.1:9/v1")
+    assert result.exit_code == 2 and "model must be a non-empty litellm model name" in result.output + result.stderr
