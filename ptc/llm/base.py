@@ -62,11 +62,12 @@ class Usage(BaseModel):
         return format_prompt_tokens(self.prompt_tokens, self.cached_tokens, self.cache_write_tokens)
 
 
-def format_prompt_tokens(prompt: Any, cached: Any = 0, cache_write: Any = 0) -> str:
-    """Prompt tokens for people, from a Usage or its JSON (traces, stores, suite results)."""
-    parts = [f"{int(n):,} {label}" for n, label in ((cached, "cached"), (cache_write, "written to cache"))
-             if isinstance(n, (int, float)) and n > 0]
-    text = f"{int(prompt or 0):,} prompt"
+def format_prompt_tokens(prompt: Any, cached: Any = 0, cache_write: Any = 0, *, unit: str = " prompt") -> str:
+    """Prompt tokens for people, from a Usage or its JSON (traces, stores, suite results;
+    means are rounded). `unit` follows the number ("" under a "prompt" column heading)."""
+    parts = [f"{round(n):,} {label}" for n, label in ((cached, "cached"), (cache_write, "written to cache"))
+             if isinstance(n, (int, float)) and round(n) > 0]
+    text = f"{round(prompt or 0):,}{unit}"
     return text + (f" ({', '.join(parts)})" if parts else "")
 
 

@@ -37,13 +37,15 @@ class Row:
     cost: float | None = None
     duration: float = 0.0
     errors: Counter[str] = field(default_factory=Counter)
-    cached_tokens: float = 0.0  # of prompt_tokens, served from the provider's cache
+    cached_tokens: float = 0.0  # of prompt_tokens, read from the provider's cache
+    cache_write_tokens: float = 0.0  # of prompt_tokens, written to it
 
     @property
     def prompt_text(self) -> str:
         """Mean prompt tokens, "6,794 (5,120 cached)" when the provider cached some."""
-        cached = f" ({self.cached_tokens:,.0f} cached)" if round(self.cached_tokens) > 0 else ""
-        return f"{self.prompt_tokens:,.0f}{cached}"
+        from ptc.llm.base import format_prompt_tokens
+
+        return format_prompt_tokens(self.prompt_tokens, self.cached_tokens, self.cache_write_tokens, unit="")
 
     @property
     def pass_rate(self) -> float:
@@ -56,7 +58,8 @@ class Row:
     def to_dict(self) -> dict[str, Any]:
         return {"model": self.model, "strategy": self.strategy, "executions": self.executions, "passed": self.passed,
                 "pass_rate": self.pass_rate, "mean_turns": self.turns, "mean_prompt_tokens": self.prompt_tokens,
-                "mean_cached_tokens": self.cached_tokens, "mean_completion_tokens": self.completion_tokens, "total_cost": self.cost,
+                "mean_cached_tokens": self.cached_tokens, "mean_cache_write_tokens": self.cache_write_tokens,
+                "mean_completion_tokens": self.completion_tokens, "total_cost": self.cost,
                 "mean_duration": self.duration, "errors": dict(self.errors)}
 
 
@@ -89,6 +92,7 @@ def summarize(records: Sequence[dict[str, Any]]) -> list[Row]:
             turns=_mean(r.get("turns") for r in rs), prompt_tokens=_mean(r.get("prompt_tokens") for r in rs),
             completion_tokens=_mean(r.get("completion_tokens") for r in rs),
             cached_tokens=_mean(r.get("cached_tokens", 0) for r in rs),
+            cache_write_tokens=_mean(r.get("cache_write_tokens", 0) for r in rs),
             cost=sum(costs) if costs else None, duration=_mean(r.get("duration") for r in rs),
             errors=Counter(str(r["error_kind"]) for r in rs if r.get("error_kind")),
         ))
