@@ -1,11 +1,13 @@
 """A small local LLM server for tests: real HTTP on 127.0.0.1, scripted replies.
 
-It speaks the two wire formats ptc's providers use through litellm:
+It speaks the wire formats ptc's providers use through litellm:
 
 - OpenAI chat completions (``POST .../chat/completions``): the reply's usage carries
   ``prompt_tokens_details.cached_tokens``;
 - Anthropic messages (``POST .../v1/messages``): usage with ``input_tokens`` (uncached),
-  ``cache_read_input_tokens`` and ``cache_creation_input_tokens``.
+  ``cache_read_input_tokens`` and ``cache_creation_input_tokens``;
+- Ollama chat (``POST /api/chat``, litellm's ``ollama_chat/``): ``prompt_eval_count`` and
+  ``eval_count``.
 
 Every request is recorded (path, headers, JSON body) so tests can assert on what was sent.
 Tests reach it through ptc's LiteLLM client with ``api_base=server.openai_base`` (or
@@ -125,6 +127,8 @@ class LLMServer:
                     self._send(200, _openai(reply, server.model))
                 elif path.endswith("/messages"):
                     self._send(200, _anthropic(reply, str((body or {}).get("model", server.model))))
+                elif path == "/api/chat":
+                    self._send(200, _ollama(reply, str((body or {}).get("model", server.model))))
                 else:
                     self._send(404, {"error": {"message": f"no route {self.path}"}})
 
@@ -152,6 +156,12 @@ def _anthropic(reply: ServedReply, model: str) -> dict[str, Any]:
                   "cache_read_input_tokens": reply.cached_tokens,
                   "cache_creation_input_tokens": reply.cache_write_tokens},
     }
+
+
+def _ollama(reply: ServedReply, model: str) -> dict[str, Any]:
+    return {"model": model, "created_at": "2026-01-01T00:00:00Z", "done": True, "done_reason": "stop",
+            "message": {"role": "assistant", "content": reply.text},
+            "prompt_eval_count": reply.prompt_tokens, "eval_count": reply.completion_tokens}
 
 
 def _headers(message: Any) -> dict[str, str]:

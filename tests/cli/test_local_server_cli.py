@@ -49,6 +49,17 @@ def test_agent_against_a_local_server_shows_cached_tokens(invoke, llm_server, tm
     assert "tokens: 8,294 prompt (5,120 cached) + 32 completion" in shown.output
 
 
+def test_the_documented_ollama_command_works(invoke, llm_server) -> None:
+    """docs/agent.md: --model ollama_chat/llama3.1 --api-base http://localhost:11434 (here: our server)."""
+    server = llm_server([ServedReply(RETURN.replace("total", "3"), prompt_tokens=700, completion_tokens=9)])
+    result = invoke("agent", "Six", "--model", "ollama_chat/llama3.1", "--api-base", server.url)
+    assert result.exit_code == 0, result.output
+    assert "ok after 1 turn(s): 6" in result.output and "700 prompt + 9 completion" in result.output
+    request = server.requests[0]
+    assert request.path == "/api/chat" and request.body["model"] == "llama3.1"
+    assert "Six" in json.dumps(request.body["messages"])
+
+
 def test_api_key_is_sent_and_replay_refuses_a_server(invoke, llm_server, tmp_path) -> None:
     server = llm_server([RETURN.replace("total", "3")])
     result = invoke("agent", "Six", "--model", "openai/x", "--api-base", server.openai_base, "--api-key", "sk-local")
