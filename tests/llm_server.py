@@ -9,6 +9,9 @@ It speaks the wire formats ptc's providers use through litellm:
 - Ollama chat (``POST /api/chat``, litellm's ``ollama_chat/``): ``prompt_eval_count`` and
   ``eval_count``.
 
+A reply with ``tool_calls`` is a function call: OpenAI ``tool_calls`` (arguments as JSON
+text) or Anthropic ``tool_use`` blocks, with ids unique within the server's conversation.
+
 Every request is recorded (path, headers, JSON body) so tests can assert on what was sent.
 Tests reach it through ptc's LiteLLM client with ``api_base=server.openai_base`` (or
 ``server.url`` for Anthropic): litellm's own HTTP client, no mocks.
@@ -36,6 +39,7 @@ class ServedReply:
     completion_tokens: int = 40
     cached_tokens: int = 0  # read from the cache (OpenAI cached_tokens / Anthropic cache_read_input_tokens)
     cache_write_tokens: int = 0  # Anthropic cache_creation_input_tokens
+    tool_calls: tuple[tuple[str, dict[str, Any]], ...] = ()  # (name, arguments): a function-calling reply
 
 
 @dataclass(frozen=True)
@@ -82,10 +86,10 @@ class LLMServer:
         self._server.server_close()
         self._thread.join(timeout=5)
 
-    def _next(self) -> ServedReply | None:
+    def _next(self) -> tuple[int, ServedReply | None]:
         with self._lock:
             answered = sum(1 for r in self.requests if r.method == "POST")
-            return self._replies[answered - 1] if answered <= len(self._replies) else None
+            return answered, self._replies[answered - 1] if answered <= len(self._replies) else None
 
     def _handler_class(self) -> type[BaseHTTPRequestHandler]:
         server = self
@@ -118,15 +122,15 @@ class LLMServer:
                     body = raw.decode("utf-8", "replace")
                 with server._lock:
                     server.requests.append(Recorded("POST", self.path, _headers(self.headers), body))
-                reply = server._next()
+                number, reply = server._next()
                 path = self.path.split("?", 1)[0].rstrip("/")
                 if reply is None:
                     self._send(400, {"error": {"message": "the test server has no more scripted replies",
                                                "type": "invalid_request_error"}})
                 elif path.endswith("/chat/completions"):
-                    self._send(200, _openai(reply, server.model))
+                    self._send(200, _openai(reply, server.model, number))
                 elif path.endswith("/messages"):
-                    self._send(200, _anthropic(reply, str((body or {}).get("model", server.model))))
+                    self._send(200, _anthropic(reply, str((body or {}).get("model", server.model)), number))
                 elif path == "/api/chat":
                     self._send(200, _ollama(reply, str((body or {}).get("model", server.model))))
                 else:
@@ -135,23 +139,29 @@ class LLMServer:
         return Handler
 
 
-def _openai(reply: ServedReply, model: str) -> dict[str, Any]:
+def _openai(reply: ServedReply, model: str, number: int) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": reply.text or None}
+    if reply.tool_calls:
+        message["tool_calls"] = [{"id": f"call_{number}_{i}", "type": "function",
+                                  "function": {"name": name, "arguments": json.dumps(args)}}
+                                 for i, (name, args) in enumerate(reply.tool_calls)]
     return {
         "id": "chatcmpl-test", "object": "chat.completion", "created": 1_700_000_000, "model": model,
-        "choices": [{"index": 0, "finish_reason": "stop",
-                     "message": {"role": "assistant", "content": reply.text}}],
+        "choices": [{"index": 0, "finish_reason": "tool_calls" if reply.tool_calls else "stop", "message": message}],
         "usage": {"prompt_tokens": reply.prompt_tokens, "completion_tokens": reply.completion_tokens,
                   "total_tokens": reply.prompt_tokens + reply.completion_tokens,
                   "prompt_tokens_details": {"cached_tokens": reply.cached_tokens}},
     }
 
 
-def _anthropic(reply: ServedReply, model: str) -> dict[str, Any]:
+def _anthropic(reply: ServedReply, model: str, number: int) -> dict[str, Any]:
     uncached = reply.prompt_tokens - reply.cached_tokens - reply.cache_write_tokens
+    content: list[dict[str, Any]] = [{"type": "text", "text": reply.text}] if reply.text else []
+    content += [{"type": "tool_use", "id": f"toolu_{number}_{i}", "name": name, "input": args}
+                for i, (name, args) in enumerate(reply.tool_calls)]
     return {
-        "id": "msg_test", "type": "message", "role": "assistant", "model": model,
-        "content": [{"type": "text", "text": reply.text}],
-        "stop_reason": "end_turn", "stop_sequence": None,
+        "id": "msg_test", "type": "message", "role": "assistant", "model": model, "content": content,
+        "stop_reason": "tool_use" if reply.tool_calls else "end_turn", "stop_sequence": None,
         "usage": {"input_tokens": uncached, "output_tokens": reply.completion_tokens,
                   "cache_read_input_tokens": reply.cached_tokens,
                   "cache_creation_input_tokens": reply.cache_write_tokens},
