@@ -556,8 +556,7 @@ class ChatSession:
         except Exception as e:  # noqa: BLE001 - any model failure is logged, the session goes on
             return self._llm_failed(LLMError("other", f"{type(e).__name__}: {e}"), "chat", None, rendered.compacted)
         text = strip_number(reply.text)
-        usage = {"prompt_tokens": reply.usage.prompt_tokens, "completion_tokens": reply.usage.completion_tokens,
-                 "cost": reply.usage.cost}
+        usage = reply.usage.model_dump(exclude={"calls"})  # as the agent's replies keep it (store/recorder.py)
         self.store.append(self.session_id, "assistant", [Block("text", text, usage)], mode="chat",
                           token_count=reply.usage.completion_tokens or None)
         return ChatReply(ok=True, text=text, mode="chat", usage=self.usage(), compacted=rendered.compacted)

@@ -98,6 +98,18 @@ def test_agent_mode_runs_a_mission_that_sees_the_conversation(store, renderer):
     assert loop.children == ('lookup({:region "north"}) -> map[2]', 'lookup({:region "south"}) -> map[2]')
 
 
+def test_chat_replies_keep_what_the_provider_billed(store):
+    from ptc.llm.base import Reply, Usage
+
+    billed = Usage(prompt_tokens=2_000, completion_tokens=9, cached_tokens=1_536, cache_write_tokens=0, cost=0.001,
+                   calls=1)
+    chat = ChatSession(store, llm=ScriptedLLM([Reply(text="Hello!", usage=billed)]))
+    chat.send("hi")
+    block = log(store, chat.session_id)[-1].blocks[0]
+    assert block.data == {"prompt_tokens": 2_000, "completion_tokens": 9, "cached_tokens": 1_536,
+                          "cache_write_tokens": 0, "cost": 0.001}
+
+
 def test_mode_switch_is_persisted_and_keeps_the_history(store):
     llm = ScriptedLLM(["one", program("(return 2)"), "three"])
     chat = ChatSession(store, llm=llm)
