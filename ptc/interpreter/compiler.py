@@ -746,7 +746,7 @@ class Compiler:
     def truth_of(self, e: str, node: n.Node, fn: _Func) -> str:
         if e in ("None", "False"):
             return "False"
-        if e == "True" or _is_number_literal(e) or e[:1] in "'\"":  # a literal is always truthy
+        if e == "True" or _is_literal_text(e):  # a literal is always truthy
             return "True"
         if _is_boolean(node):
             return e
@@ -1345,9 +1345,15 @@ _INLINE["="] = _eq_inline(False)
 _INLINE["not="] = _eq_inline(True)
 
 
+def _is_literal_text(e: str) -> bool:
+    """e is a number or string literal (its node need not be a Const: (let [] 0) compiles to 0),
+    which Python warns about when it is tested with `is`."""
+    return _is_number_literal(e) or e[:1] in "'\""
+
+
 def _pred_inline(template: str) -> InlineFn:
     def inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
-        if len(args) != 1 or _const_of(node.args[0]) is not _NO:
+        if len(args) != 1 or _const_of(node.args[0]) is not _NO or _is_literal_text(args[0]):
             return None
         pa, a = _bind_simple(fn, args[0])
         if pa:
@@ -1362,7 +1368,7 @@ _INLINE["some?"] = _pred_inline("{} is not None")
 
 
 def _not_inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
-    if len(args) != 1 or _const_of(node.args[0]) is not _NO:
+    if len(args) != 1 or _const_of(node.args[0]) is not _NO or _is_literal_text(args[0]):
         return None
     pa, a = _bind_simple(fn, args[0])
     if pa:

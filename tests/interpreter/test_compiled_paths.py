@@ -136,3 +136,13 @@ def test_inline_arithmetic_matches_the_builtin(op: str) -> None:
         fast = f"(let [x 3 y 1.5] ({op} {a} {b}))"
         general = f"(let [x 3 y 1.5] (apply {op} [{a} {b}]))"
         assert show(fast) == show(general), fast
+
+
+@pytest.mark.filterwarnings("error::SyntaxWarning")
+@pytest.mark.parametrize("source, expected", [
+    ("(not (let [] 0))", False), ('(not (let [] "x"))', False), ("(nil? (let [] 0))", False),
+    ('(some? (do "x"))', True), ("(if (let [] 0) 1 2)", 1), ("(not (let [] nil))", True),
+])
+def test_literals_that_are_not_constants_compile_without_warnings(source: str, expected: Any) -> None:
+    # (let [] 0) compiles to the literal 0: testing it with `is` made Python warn (fuzz F-18)
+    assert ptc.run(source).value is expected or ptc.run(source).value == expected

@@ -7,7 +7,6 @@ result); every one must give the same printed result under PTC-Lisp.
 from __future__ import annotations
 
 import math
-import warnings
 
 import pytest
 
@@ -18,7 +17,6 @@ from ptc.interpreter.lib import core_predicates as P
 from ptc.interpreter.lib import interop as I
 from ptc.interpreter.values import Keyword, MapEntry, PList, Symbol, make_map, make_set, pvector
 
-warnings.filterwarnings("ignore", category=SyntaxWarning)
 
 
 from .helpers import run, show  # noqa: E402

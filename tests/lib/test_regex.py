@@ -7,7 +7,6 @@ result); every one must give the same printed result under PTC-Lisp.
 from __future__ import annotations
 
 import time
-import warnings
 
 import pytest
 
@@ -17,7 +16,6 @@ from ptc.interpreter.lib import regex as R
 from ptc.interpreter.printer import pr_str
 from ptc.interpreter.values import PList, Regex
 
-warnings.filterwarnings("ignore", category=SyntaxWarning)
 
 
 from .helpers import run, show  # noqa: E402

@@ -6,7 +6,6 @@ result); every one must give the same printed result under PTC-Lisp.
 
 from __future__ import annotations
 
-import warnings
 
 import pytest
 
@@ -17,7 +16,6 @@ from ptc.interpreter.lib import core_strings as C
 from ptc.interpreter.lib import string as S
 from ptc.interpreter.values import Keyword, LazySeq, PList, Symbol, make_map, make_set, pvector
 
-warnings.filterwarnings("ignore", category=SyntaxWarning)
 
 
 from .helpers import run, show  # noqa: E402
