@@ -18,6 +18,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "PTCError": ("ptc.interpreter.errors", "PTCError"),
     "tool": ("ptc.tools", "tool"),
     "Tool": ("ptc.tools", "Tool"),
+    "mcp_tools": ("ptc.tools.mcp", "mcp_tools"),
     "Agent": ("ptc.agent.loop", "Agent"),
     "Step": ("ptc.agent.loop", "Step"),
     "Turn": ("ptc.agent.turn", "Turn"),

@@ -185,9 +185,12 @@ class Agent:
 
     def run(self) -> Step:
         """Run the mission to completion (blocking)."""
+        from ..tools.lifetime import run_scope
+
         run_id = uuid.uuid4().hex[:12]
-        emit, path = self._emitter(run_id)
-        return self._drive(self._turns(emit, run_id, path))
+        with run_scope(self.tools):
+            emit, path = self._emitter(run_id)
+            return self._drive(self._turns(emit, run_id, path))
 
     def resume(self, run_id: str) -> Step:
         """Continue a run recorded in `store` (e.g. after the process died or the model failed).
@@ -200,9 +203,12 @@ class Agent:
         record = self.store.load_run(run_id)
         if self.session_id is None:
             self.session_id = record.session_id
+        from ..tools.lifetime import run_scope
+
         turns, memory, results = self._replay(record.turns)
-        emit, path = self._emitter(run_id)
-        return self._drive(self._turns(emit, run_id, path, turns=turns, memory=memory, results=results))
+        with run_scope(self.tools):
+            emit, path = self._emitter(run_id)
+            return self._drive(self._turns(emit, run_id, path, turns=turns, memory=memory, results=results))
 
     def _replay(self, records: Sequence[Mapping[str, Any]]) -> tuple[list[Turn], Mapping[str, Any], list[Any]]:
         from .turn import turn_from_json
@@ -250,6 +256,12 @@ class Agent:
 
     async def arun(self, _extra: Sequence[EventHandler] = ()) -> Step:
         """Run the mission without blocking the event loop (LLM calls awaited, programs in a thread)."""
+        from ..tools.lifetime import arun_scope
+
+        async with arun_scope(self.tools):
+            return await self._arun(_extra)
+
+    async def _arun(self, _extra: Sequence[EventHandler]) -> Step:
         run_id = uuid.uuid4().hex[:12]
         emit, path = self._emitter(run_id, _extra)
         gen = self._turns(emit, run_id, path)

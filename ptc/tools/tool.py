@@ -50,6 +50,7 @@ from ptc.interpreter import values as v
 from ptc.interpreter.errors import PTCError, suggest
 
 from . import schema as sc
+from .lifetime import RunScope
 from .naming import check_tool_name, clean_doc, first_paragraph, param_docs, tool_name_for
 from .summarize import call_summarizer, default_summary, one_line
 
@@ -63,7 +64,8 @@ class Tool:
 
     Attributes: `name` (program-facing, kebab case), `description` (first paragraph of the
     docstring), `doc` (the whole docstring), `parameters` (pydantic model of the arguments),
-    `returns` (the return annotation, `typing.Any` when absent), `fn`, `is_async`.
+    `returns` (the return annotation, `typing.Any` when absent), `fn`, `is_async`, `scope`
+    (a resource the runs using the tool hold open, see ptc.tools.lifetime; None for most tools).
     """
 
     name: str
@@ -75,6 +77,7 @@ class Tool:
     is_async: bool
     summarizer: Callable[..., Any] | None
     params: tuple[sc.Param, ...]
+    scope: RunScope | None
 
     def __init__(
         self,
@@ -84,6 +87,7 @@ class Tool:
         description: str | None = None,
         summarize: Callable[..., Any] | None = None,
         signature: str | inspect.Signature | None = None,
+        scope: RunScope | None = None,
         _localns: dict[str, Any] | None = None,
     ) -> None:
         if isinstance(fn, Tool):  # re-wrapping a tool keeps its options unless overridden
@@ -93,6 +97,7 @@ class Tool:
             description = base._description_option if description is None else description
             summarize = base.summarizer if summarize is None else summarize
             signature = base._signature_option if signature is None else signature
+            scope = base.scope if scope is None else scope
             _localns = base._localns if _localns is None else _localns
         if not callable(fn):
             raise TypeError(f"a tool must be callable, not {type(fn).__name__}")
@@ -111,6 +116,7 @@ class Tool:
         set_("_signature_option", signature)
         set_("_localns", localns)
         set_("summarizer", summarize)
+        set_("scope", scope)
         set_("is_async", _is_async(fn))
         set_("returns", _return_annotation(fn, sig, localns))
         set_("_convert_result", not sc.is_json_data(self.returns))
@@ -171,8 +177,8 @@ class Tool:
                            self._signature_option if isinstance(self._signature_option, str) else None))
 
     def replace(self, **changes: Any) -> "Tool":
-        """A copy with some of fn/name/description/summarize/signature changed."""
-        unknown = set(changes) - {"fn", "name", "description", "summarize", "signature"}
+        """A copy with some of fn/name/description/summarize/signature/scope changed."""
+        unknown = set(changes) - {"fn", "name", "description", "summarize", "signature", "scope"}
         if unknown:
             raise TypeError(f"Tool.replace() got unexpected options: {', '.join(sorted(unknown))}")
         return Tool(
@@ -181,6 +187,7 @@ class Tool:
             description=changes.get("description", self._description_option),
             summarize=changes.get("summarize", self.summarizer),
             signature=changes.get("signature", self._signature_option),
+            scope=changes.get("scope", self.scope),
             _localns=self._localns,
         )
 

@@ -1,0 +1,394 @@
+"""One MCP server connection, usable from any thread, alive for the runs that use it.
+
+The official SDK's client is structured concurrency: `async with stdio_client(params) as (r, w):
+async with ClientSession(r, w) as s: await s.initialize()`, entered and exited by one task.
+ptc calls tools from worker threads (each async call in its own short event loop), so an
+`MCPConnection` keeps that structure in a task of its own event loop, in a daemon thread:
+the task opens the transport and session, waits to be told to stop, and closes them
+(the SDK then ends the server process: stdin closed, then terminate, then kill). Tool calls
+from any thread are sent to that loop and awaited there; cancelling one (the run's deadline)
+cancels the request.
+
+Lifetime: the connection opens on the first call and closes when the last *run scope* using
+it ends (`acquire`/`release`, counted; `Agent.run` enters one for its tools, and so does
+`with ptc.mcp_tools(...) as tools:`). A call made outside every scope (a bare `ptc.run`)
+gets a connection of its own, closed after the call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shlex
+import tempfile
+import threading
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import IO, Any, Awaitable, Callable, Mapping, Sequence, TypeVar
+from urllib.parse import urlsplit, urlunsplit
+
+from pydantic import BaseModel, ConfigDict, Field
+
+T = TypeVar("T")
+
+CLOSE_TIMEOUT = 10.0  # seconds for a closing connection to end its server (the SDK bounds each step)
+LIST_PAGES = 100  # tools/list pages read at most (a paginator that never ends cannot hang)
+
+
+class MCPServerError(Exception):
+    """An MCP server could not be reached, did not answer in time, or broke the connection."""
+
+
+class MCPServer(BaseModel):
+    """How to reach an MCP server: a command line run as a subprocess (stdio transport), or
+    an http(s) URL (streamable HTTP transport) with optional headers."""
+
+    model_config = ConfigDict(frozen=True)
+
+    command: tuple[str, ...] = ()
+    url: str | None = None
+    headers: dict[str, str] = Field(default_factory=dict)
+    env: dict[str, str] | None = None  # extra environment variables for a stdio server
+    cwd: str | None = None
+
+    @classmethod
+    def of(cls, server: "str | Sequence[str] | Mapping[str, Any] | MCPServer",
+           headers: Mapping[str, str] | None = None) -> "MCPServer":
+        """`"python server.py --flag"` (split like a shell), `["python", "server.py"]`,
+        `"https://host/mcp"`, a mapping of the fields, or an MCPServer. `headers` are added
+        to an HTTP server's."""
+        if isinstance(server, MCPServer):
+            spec = server
+        elif isinstance(server, Mapping):
+            spec = cls.model_validate(dict(server))
+        elif isinstance(server, str):
+            text = server.strip()
+            if text.startswith(("http://", "https://")):
+                spec = cls(url=text)
+            else:
+                try:
+                    spec = cls(command=tuple(shlex.split(text)))
+                except ValueError as e:
+                    raise ValueError(f"cannot split the MCP server command {server!r}: {e}") from None
+        elif isinstance(server, Sequence) and all(isinstance(x, str) for x in server):
+            spec = cls(command=tuple(server))
+        else:
+            raise TypeError(f"an MCP server is a command line, a URL or a mapping, not {type(server).__name__}")
+        if headers:
+            spec = spec.model_copy(update={"headers": {**spec.headers, **headers}})
+        if (spec.url is None) == (not spec.command):
+            raise ValueError("an MCP server needs exactly one of a command line or an http(s) URL")
+        if spec.url is not None and not spec.url.startswith(("http://", "https://")):
+            raise ValueError(f"an MCP server URL must start with http:// or https://, not {spec.url!r}")
+        if spec.headers and spec.url is None:
+            raise ValueError("headers are for MCP servers reached by URL, not for a command line")
+        return spec
+
+    @property
+    def label(self) -> str:
+        """The server as error messages name it (a URL without credentials or query)."""
+        if self.url is None:
+            return shlex.join(self.command)
+        parts = urlsplit(self.url)
+        return urlunsplit((parts.scheme, parts.hostname or "" if parts.port is None
+                           else f"{parts.hostname}:{parts.port}", parts.path, "", ""))
+
+
+@dataclass
+class _Link:
+    """One open (or opening) connection: its event loop, thread and session."""
+
+    loop: asyncio.AbstractEventLoop
+    thread: threading.Thread
+    stop: asyncio.Event
+    ready: Future[Any] = field(default_factory=Future)  # the initialized ClientSession
+    holder: Future[None] | None = None
+    errlog: IO[str] | None = None
+
+    def stderr_tail(self, limit: int = 600) -> str:
+        """The last lines the server wrote to stderr (kept for error messages)."""
+        if self.errlog is None:
+            return ""
+        try:
+            self.errlog.flush()
+            self.errlog.seek(0)
+            text = self.errlog.read()
+        except (OSError, ValueError):
+            return ""
+        text = text.strip()
+        return text if len(text) <= limit else "..." + text[-limit:]
+
+
+class MCPConnection:
+    """A lazily opened, run-scoped connection to one MCP server (see the module docstring)."""
+
+    def __init__(self, server: MCPServer, *, connect_timeout: float = 30.0) -> None:
+        self.server = server
+        self.connect_timeout = connect_timeout
+        self._lock = threading.Lock()
+        self._link: _Link | None = None
+        self._scopes = 0
+        self._failure: str | None = None  # why the open connection broke (calls fail fast)
+        self.opened = 0  # how many times a connection was opened (tests and diagnostics)
+
+    # -- run scopes ------------------------------------------------------------------------
+
+    def acquire(self) -> None:
+        """Enter a run scope: the connection, once opened, stays open until the scope ends."""
+        with self._lock:
+            self._scopes += 1
+
+    def release(self) -> None:
+        """Leave a run scope; the last one out closes the connection."""
+        with self._lock:
+            self._scopes = max(0, self._scopes - 1)
+            link = self._link if self._scopes == 0 else None
+            if link is not None:
+                self._link, self._failure = None, None
+        if link is not None:
+            _close(link)
+
+    def __enter__(self) -> "MCPConnection":
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.release()
+
+    @property
+    def is_open(self) -> bool:
+        return self._link is not None
+
+    def close(self) -> None:
+        """Close now, whatever the scopes (they reopen it on their next call)."""
+        with self._lock:
+            link, self._link, self._failure = self._link, None, None
+        if link is not None:
+            _close(link)
+
+    # -- requests --------------------------------------------------------------------------
+
+    async def request(self, make: Callable[[Any], Awaitable[T]]) -> T:
+        """`await make(session)` on the connection's loop, from any thread or event loop; a
+        call outside every run scope has a connection of its own for the call."""
+        self.acquire()
+        try:
+            link = await self._ensure_open()
+            if self._failure is not None:
+                raise MCPServerError(self._failure)
+            session = link.ready.result()
+            try:
+                return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(make(session), link.loop))
+            except (asyncio.CancelledError, MCPServerError):
+                raise
+            except Exception as e:  # noqa: BLE001 - classified: a dead server, or the server's answer
+                if not link.thread.is_alive() or (link.holder is not None and link.holder.done()) \
+                        or _is_closed_error(e):
+                    self._failure = self._lost(link, e)
+                    raise MCPServerError(self._failure) from None
+                raise
+        finally:
+            self.release()
+
+    def request_sync(self, make: Callable[[Any], Awaitable[T]], timeout: float | None = None) -> T:
+        """`request` for synchronous callers (listing tools), bounded by `timeout` seconds."""
+        async def bounded() -> T:
+            try:
+                return await asyncio.wait_for(self.request(make), timeout)
+            except asyncio.TimeoutError:
+                raise MCPServerError(f"MCP server {self.server.label} did not answer within {timeout:g}s") from None
+
+        return asyncio.run(bounded())
+
+    def list_tools(self, timeout: float | None = None) -> list[Any]:
+        """Every tool the server offers (mcp.types.Tool), following pagination."""
+        async def walk(session: Any) -> list[Any]:
+            tools: list[Any] = []
+            cursor = None
+            for _ in range(LIST_PAGES):
+                page = await session.list_tools(params=_page(cursor))
+                tools.extend(page.tools)
+                cursor = page.next_cursor
+                if not cursor:
+                    break
+            return tools
+
+        return self.request_sync(walk, timeout or self.connect_timeout)
+
+    # -- opening and closing ---------------------------------------------------------------
+
+    async def _ensure_open(self) -> _Link:
+        with self._lock:
+            link = self._link
+            if link is None:
+                link = self._link = self._start()
+                self.opened += 1
+        try:
+            await asyncio.wait_for(asyncio.wrap_future(_shared(link.ready)), self.connect_timeout)
+        except asyncio.TimeoutError:
+            self._drop(link)
+            tail = link.stderr_tail()
+            raise MCPServerError(f"MCP server {self.server.label} did not start within {self.connect_timeout:g}s"
+                                 + (f"; its stderr: {tail}" if tail else "")) from None
+        except MCPServerError:
+            self._drop(link)
+            raise
+        except asyncio.CancelledError:
+            if not link.ready.done():
+                self._drop(link)
+            raise
+        return link
+
+    def _drop(self, link: _Link) -> None:
+        with self._lock:
+            if self._link is link:
+                self._link = None
+        threading.Thread(target=_close, args=(link,), daemon=True, name="ptc-mcp-close").start()
+
+    def _start(self) -> _Link:
+        loop = asyncio.new_event_loop()
+        thread = threading.Thread(target=loop.run_forever, daemon=True, name="ptc-mcp")
+        stop = asyncio.Event()
+        link = _Link(loop=loop, thread=thread, stop=stop)
+        if self.server.url is None:
+            link.errlog = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")
+        thread.start()
+        link.holder = asyncio.run_coroutine_threadsafe(self._hold(link), loop)
+        return link
+
+    async def _hold(self, link: _Link) -> None:
+        """The task that owns the transport and the session for the link's whole life."""
+        from mcp import ClientSession
+
+        try:
+            async with self._transport(link) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    link.ready.set_result(session)
+                    await link.stop.wait()
+        except BaseException as e:  # noqa: BLE001 - reported to whoever waits for the session
+            if not link.ready.done():
+                link.ready.set_exception(MCPServerError(self._failed_to_start(link, e)))
+            elif self._link is link and self._failure is None:
+                self._failure = self._lost(link, e)
+            if isinstance(e, (KeyboardInterrupt, SystemExit)):
+                raise
+
+    def _transport(self, link: _Link) -> Any:
+        from contextlib import asynccontextmanager
+
+        server = self.server
+        if server.url is None:
+            from mcp import StdioServerParameters, stdio_client
+
+            params = StdioServerParameters(command=server.command[0], args=list(server.command[1:]),
+                                           env=server.env, cwd=server.cwd)
+            return stdio_client(params, errlog=link.errlog)  # type: ignore[arg-type]
+
+        @asynccontextmanager
+        async def http() -> Any:
+            import httpx2
+            from mcp.client.streamable_http import streamable_http_client
+
+            async with httpx2.AsyncClient(headers=server.headers, timeout=httpx2.Timeout(30.0, read=300.0)) as client:
+                async with streamable_http_client(server.url, http_client=client) as streams:  # type: ignore[arg-type]
+                    yield streams
+
+        return http()
+
+    # -- messages --------------------------------------------------------------------------
+
+    def _failed_to_start(self, link: _Link, e: BaseException) -> str:
+        kind = "could not be started" if self.server.url is None else "could not be reached"
+        msg = f"MCP server {self.server.label} {kind}: {describe(e)}"
+        tail = link.stderr_tail()
+        return msg + (f"; its stderr: {tail}" if tail else "")
+
+    def _lost(self, link: _Link, e: BaseException) -> str:
+        msg = f"the connection to MCP server {self.server.label} was lost ({describe(e)})"
+        tail = link.stderr_tail()
+        return msg + (f"; its stderr: {tail}" if tail else "")
+
+
+def _close(link: _Link) -> None:
+    """Tell the link's task to close the session and transport, wait (bounded), end the loop."""
+    loop = link.loop
+    if not loop.is_closed():
+        try:
+            loop.call_soon_threadsafe(link.stop.set)
+        except RuntimeError:  # the loop already stopped
+            pass
+    holder = link.holder
+    if holder is not None:
+        try:
+            holder.result(timeout=CLOSE_TIMEOUT)
+        except BaseException:  # noqa: BLE001 - not closing in time: cancel (the SDK still ends the server)
+            holder.cancel()
+    try:
+        loop.call_soon_threadsafe(loop.stop)
+    except RuntimeError:
+        pass
+    link.thread.join(CLOSE_TIMEOUT)
+    if not link.thread.is_alive():
+        loop.close()
+    if link.errlog is not None:
+        link.errlog.close()
+
+
+def _shared(future: Future[T]) -> Future[T]:
+    """A future that follows `future` (so several waiters may wrap and cancel their own)."""
+    out: Future[T] = Future()
+
+    def copy(done: Future[T]) -> None:
+        if out.done():
+            return
+        if done.cancelled():
+            out.cancel()
+        elif done.exception() is not None:
+            out.set_exception(done.exception())  # type: ignore[arg-type]
+        else:
+            out.set_result(done.result())
+
+    future.add_done_callback(copy)
+    return out
+
+
+def _page(cursor: str | None) -> Any:
+    if cursor is None:
+        return None
+    from mcp.types import PaginatedRequestParams
+
+    return PaginatedRequestParams(cursor=cursor)
+
+
+def leaves(e: BaseException) -> list[BaseException]:
+    """The exceptions inside (nested) exception groups, or `e` itself."""
+    if isinstance(e, BaseExceptionGroup):
+        return [leaf for sub in e.exceptions for leaf in leaves(sub)]
+    return [e]
+
+
+def describe(e: BaseException) -> str:
+    """`FileNotFoundError: [Errno 2] No such file or directory: 'x'` (groups unwrapped)."""
+    parts = []
+    for leaf in leaves(e):
+        if isinstance(leaf, asyncio.CancelledError):
+            continue
+        text = str(leaf).strip()
+        parts.append(f"{type(leaf).__name__}: {text}" if text else type(leaf).__name__)
+    return "; ".join(dict.fromkeys(parts)) or type(e).__name__
+
+
+def _is_closed_error(e: BaseException) -> bool:
+    import anyio
+
+    for leaf in leaves(e):
+        if isinstance(leaf, (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream,
+                             ConnectionError, EOFError)):
+            return True
+        code = getattr(getattr(leaf, "error", None), "code", None)
+        if code == -32000 and "closed" in str(leaf).lower():  # the SDK's CONNECTION_CLOSED
+            return True
+    return False
+
+
+__all__ = ["MCPServer", "MCPServerError", "MCPConnection", "describe", "leaves"]
