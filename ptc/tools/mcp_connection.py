@@ -103,6 +103,8 @@ class _Link:
     ready: Future[Any] = field(default_factory=Future)  # the initialized ClientSession
     holder: Future[None] | None = None
     errlog: IO[str] | None = None
+    http_error: str | None = None  # the last HTTP error status the server answered with
+    done: threading.Event = field(default_factory=threading.Event)  # the task has closed everything
 
     def stderr_tail(self, limit: int = 600) -> str:
         """The last lines the server wrote to stderr (kept for error messages)."""
@@ -272,6 +274,8 @@ class MCPConnection:
                 self._failure = self._lost(link, e)
             if isinstance(e, (KeyboardInterrupt, SystemExit)):
                 raise
+        finally:
+            link.done.set()
 
     def _transport(self, link: _Link) -> Any:
         from contextlib import asynccontextmanager
@@ -289,7 +293,12 @@ class MCPConnection:
             import httpx2
             from mcp.client.streamable_http import streamable_http_client
 
-            async with httpx2.AsyncClient(headers=server.headers, timeout=httpx2.Timeout(30.0, read=300.0)) as client:
+            async def note_status(response: Any) -> None:
+                if response.status_code >= 400:  # the SDK reports only "an error response"
+                    link.http_error = f"HTTP {response.status_code} {response.reason_phrase}".strip()
+
+            async with httpx2.AsyncClient(headers=server.headers, timeout=httpx2.Timeout(30.0, read=300.0),
+                                          event_hooks={"response": [note_status]}) as client:
                 async with streamable_http_client(server.url, http_client=client) as streams:  # type: ignore[arg-type]
                     yield streams
 
@@ -300,6 +309,9 @@ class MCPConnection:
     def _failed_to_start(self, link: _Link, e: BaseException) -> str:
         kind = "could not be started" if self.server.url is None else "could not be reached"
         msg = f"MCP server {self.server.label} {kind}: {describe(e)}"
+        if link.http_error:
+            msg += f" ({link.http_error}" + (": check the headers, e.g. --mcp-header 'Authorization: Bearer ...')"
+                                            if link.http_error.startswith(("HTTP 401", "HTTP 403")) else ")")
         tail = link.stderr_tail()
         return msg + (f"; its stderr: {tail}" if tail else "")
 
@@ -312,17 +324,17 @@ class MCPConnection:
 def _close(link: _Link) -> None:
     """Tell the link's task to close the session and transport, wait (bounded), end the loop."""
     loop = link.loop
-    if not loop.is_closed():
+    holder = link.holder
+    if holder is not None and not (link.ready.done() and link.ready.exception() is None):
+        holder.cancel()  # still starting: nothing to close politely (the SDK still ends the server)
+    elif not loop.is_closed():
         try:
             loop.call_soon_threadsafe(link.stop.set)
         except RuntimeError:  # the loop already stopped
             pass
-    holder = link.holder
-    if holder is not None:
-        try:
-            holder.result(timeout=CLOSE_TIMEOUT)
-        except BaseException:  # noqa: BLE001 - not closing in time: cancel (the SDK still ends the server)
-            holder.cancel()
+    if not link.done.wait(CLOSE_TIMEOUT) and holder is not None:
+        holder.cancel()  # not closing in time: cancelled (the SDK still ends the server process)
+        link.done.wait(CLOSE_TIMEOUT)
     try:
         loop.call_soon_threadsafe(loop.stop)
     except RuntimeError:
