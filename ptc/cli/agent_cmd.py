@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from .common import compression_option, data_option, load_data, model_llm, prompt_option, server_options
+from .mcp_options import load_mcp_tools, mcp_options
 from .turns_view import progress_printer
 
 EPILOG = """\b
@@ -19,6 +20,7 @@ Examples:
   ptc agent "..." --data orders.json --replay run.jsonl     # answers from a recorded cassette
   ptc agent "..." --model ollama_chat/llama3.1 --api-base http://localhost:11434  # a local model
   ptc agent "..." --model openai/gpt-4o-mini --record run.jsonl  # record a cassette while running
+  ptc agent "What is the weather in Oslo?" --mcp "python weather_server.py"   # an MCP server's tools
 """
 
 
@@ -44,6 +46,7 @@ def load_tools(specs: tuple[str, ...]) -> list[Any]:
 @data_option
 @click.option("--tools", "tool_specs", multiple=True, metavar="MODULE:ATTR",
               help="Tools to offer (repeatable): a tool, a function, a list, or a *_tools() factory.")
+@mcp_options
 @click.option("--model", default="openai/gpt-4o-mini", show_default=True, help="Any litellm model name.")
 @server_options
 @click.option("--max-turns", type=click.IntRange(1, 100), default=5, show_default=True)
@@ -54,16 +57,17 @@ def load_tools(specs: tuple[str, ...]) -> list[Any]:
 @click.option("--record", type=click.Path(dir_okay=False), help="Record the model's answers to a cassette.")
 @click.option("--trace", type=click.Path(), help="Write a JSONL trace (a file, or a directory for one per run).")
 @click.option("--timeout", type=float, default=None, help="Seconds per program (default 2).")
-def agent_cmd(mission: str, data_path: str | None, tool_specs: tuple[str, ...], model: str, api_base: str | None,
-              api_key: str | None, max_turns: int, compression: str, prompt_profile: str, signature: str | None,
+def agent_cmd(mission: str, data_path: str | None, tool_specs: tuple[str, ...], mcp_servers: tuple[str, ...],
+              mcp_headers: tuple[str, ...], model: str, api_base: str | None, api_key: str | None,
+              max_turns: int, compression: str, prompt_profile: str, signature: str | None,
               replay: str | None, record: str | None, trace: str | None, timeout: float | None) -> None:
     """Let a model solve MISSION by writing PTC-Lisp, with live progress."""
     import ptc
 
-    data = load_data(data_path)
-    tools = load_tools(tool_specs)
     if replay and (api_base or api_key):
         raise click.UsageError("--api-base and --api-key go with --model, not --replay")
+    data = load_data(data_path)
+    tools = load_tools(tool_specs) + load_mcp_tools(mcp_servers, mcp_headers)
     llm: Any = ptc.ReplayLLM(replay) if replay else model_llm(model, api_base, api_key)
     if record:
         llm = ptc.RecordingLLM(llm, record)

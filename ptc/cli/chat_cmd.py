@@ -26,11 +26,13 @@ from typing import Any, Iterable, TextIO
 import click
 
 from .common import data_option, load_data, model_llm, server_options
+from .mcp_options import load_mcp_tools, mcp_options
 
 EPILOG = """\b
 Examples:
   ptc chat --model openai/gpt-4o-mini --data orders.json --tools ptc.examples.tools:analysis_tools
   ptc chat --mode agent --data orders.json --model ollama_chat/llama3.1 --api-base http://localhost:11434
+  ptc chat --mode agent --mcp "npx -y @modelcontextprotocol/server-filesystem ."   # an MCP server's tools
   ptc chat --session 3f2a9c                 # resume (also after an LLM error: type continue)
   ptc chat --script replies.json            # offline: answers from a JSON list
   ptc chat --model openai/gpt-4o-mini --record chat.jsonl   # record a cassette while chatting
@@ -340,6 +342,7 @@ def _open_store(db: str | None) -> Any:
 @data_option
 @click.option("--tools", "tool_specs", multiple=True, metavar="MODULE:ATTR",
               help="Tools for agent mode (repeatable): a tool, a function, a list, or a *_tools() factory.")
+@mcp_options
 @click.option("--numbering", type=click.Choice(["positional", "absolute", "none"]), default="positional",
               show_default=True, help="How the model sees its history numbered.")
 @click.option("--context", "renderer", type=click.Choice(["builder", "forest"]), default=None,
@@ -352,7 +355,8 @@ def _open_store(db: str | None) -> Any:
 def chat_cmd(session_id: str | None, db: str | None, model: str | None, api_base: str | None, api_key: str | None,
              replay: str | None, record: str | None,
              script: str | None,
-             mode: str | None, data_path: str | None, tool_specs: tuple[str, ...], numbering: str,
+             mode: str | None, data_path: str | None, tool_specs: tuple[str, ...], mcp_servers: tuple[str, ...],
+             mcp_headers: tuple[str, ...], numbering: str,
              renderer: str | None, budget: int | None, max_turns: int, title: str | None) -> None:
     """Chat with a model over a stored session; /help inside lists the commands."""
     from rich.console import Console
@@ -383,7 +387,7 @@ def chat_cmd(session_id: str | None, db: str | None, model: str | None, api_base
 
         llm = ptc.RecordingLLM(llm, record)
     data = load_data(data_path)
-    tools = load_tools(tool_specs)
+    tools = load_tools(tool_specs) + load_mcp_tools(mcp_servers, mcp_headers)
     store = _open_store(db)
     resumed = session_id is not None
     if session_id is not None:

@@ -96,7 +96,7 @@ def test_repl_piped_subprocess(tmp_path):
 def test_import_is_light(tmp_path):
     code = (
         "import sys, ptc.cli.main\n"
-        "names = ('lark', 'rich', 'prompt_toolkit', 'litellm', 'ptc.interpreter.api')\n"
+        "names = ('lark', 'rich', 'prompt_toolkit', 'litellm', 'mcp', 'ptc.interpreter.api')\n"
         "heavy = [m for m in names if m in sys.modules]\n"
         "print(heavy)"
     )

@@ -1,0 +1,52 @@
+"""`--mcp` and `--mcp-header`: tools from MCP servers for `ptc agent` and `ptc chat`."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, TypeVar
+
+import click
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def mcp_options(f: F) -> F:
+    f = click.option(
+        "--mcp-header", "mcp_headers", multiple=True, metavar='"NAME: VALUE"',
+        help="An HTTP header for the --mcp servers given by URL (repeatable), e.g. 'Authorization: Bearer ...'.",
+    )(f)
+    return click.option(
+        "--mcp", "mcp_servers", multiple=True, metavar='"CMD ARGS"|URL',
+        help="Offer the tools of an MCP server (repeatable): a command line started as a subprocess "
+             "(stdio), or an http(s):// URL (streamable HTTP).",
+    )(f)
+
+
+def parse_headers(values: tuple[str, ...]) -> dict[str, str]:
+    """`("Authorization: Bearer x",)` -> {"Authorization": "Bearer x"}."""
+    headers: dict[str, str] = {}
+    for value in values:
+        name, sep, text = value.partition(":")
+        if not sep or not name.strip():
+            raise click.BadParameter(f"{value!r} is not a 'Name: value' header", param_hint="--mcp-header")
+        headers[name.strip()] = text.strip()
+    return headers
+
+
+def load_mcp_tools(servers: tuple[str, ...], header_values: tuple[str, ...]) -> list[Any]:
+    """The tools of every --mcp server (listed now; each run connects again and closes after).
+    A server that cannot be started or reached is a usage error naming it, not a traceback."""
+    if header_values and not any(s.strip().startswith(("http://", "https://")) for s in servers):
+        raise click.UsageError("--mcp-header is for --mcp servers given by an http(s):// URL")
+    if not servers:
+        return []
+    from ptc.tools.mcp import MCPServerError, mcp_tools
+
+    headers = parse_headers(header_values)
+    tools: list[Any] = []
+    for server in servers:
+        is_url = server.strip().startswith(("http://", "https://"))
+        try:
+            tools.extend(mcp_tools(server, headers=headers if is_url else None))
+        except (MCPServerError, ValueError) as e:
+            raise click.ClickException(str(e)) from None
+    return tools
