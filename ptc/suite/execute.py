@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..tools.mcp_connection import MCPServer
 from .checks import judge, plain
 from .spec import Mission, Suite, import_ref, make_limits, resolve_data, resolve_signature, resolve_tools
 
@@ -100,6 +101,7 @@ class ExecSpec:
     prompt: str = "default"  # the system prompt profile
     api_base: str | None = None  # where `model` is served (a local server); None: the provider's default
     api_key: str | None = None
+    mcp: tuple[MCPServer, ...] = ()  # MCP servers whose tools the agent gets
 
     @property
     def key(self) -> tuple[Any, ...]:
@@ -114,7 +116,7 @@ def make_spec(suite: Suite, mission: Mission, model: str, strategy: str, run: in
     return ExecSpec(suite=suite.name, mission=mission, base_dir=suite.base_dir, tools=tuple(suite.tools_of(mission)),
                     data=suite.data_of(mission), signature=suite.signature_of(mission),
                     max_turns=suite.max_turns_of(mission), limits=suite.limits_of(mission), model=model,
-                    prompt=suite.system_prompt_of(mission),
+                    prompt=suite.system_prompt_of(mission), mcp=tuple(suite.mcp_of(mission)),
                     strategy=strategy, run=run, **kw)
 
 
@@ -155,6 +157,10 @@ def prepare(spec: ExecSpec) -> _Prepared:
 
     tmp: list[Path] = []
     tools, outbox = resolve_tools(list(spec.tools))
+    if spec.mcp:
+        from ptc.tools.mcp import mcp_tools
+
+        tools += [t for server in spec.mcp for t in mcp_tools(server)]
     data = resolve_data(spec.data, spec.base_dir)
     record_path = None
     if spec.replay_path is not None or spec.replay_text is not None:

@@ -33,6 +33,8 @@ from typing import Any, Iterable, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from ..tools.mcp_connection import MCPServer
+
 MISSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 IMPORT_REF = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
 CHECK_KINDS = ("equals", "between", "has_keys", "length", "predicate")
@@ -46,6 +48,13 @@ class SuiteError(ValueError):
         self.problems = problems
         head = f"{source}: {len(problems)} problem(s)" if len(problems) > 1 else f"{source}:"
         super().__init__(head + ("\n  " if len(problems) > 1 else " ") + "\n  ".join(problems))
+
+
+def mcp_servers(value: Any) -> Any:
+    """`mcp:` entries: a command line or URL string, or {command, url, headers, env, cwd}."""
+    if value is None:
+        return None
+    return [MCPServer.of(v) for v in (value if isinstance(value, list) else [value])]
 
 
 class _Strict(BaseModel):
@@ -138,6 +147,7 @@ class Defaults(_Strict):
     system_prompt: Literal["default", "compact"] = "default"  # the prompt profile (ptc.Agent(prompt=...))
     limits: dict[str, Any] | None = None
     tools: list[str] | None = None
+    mcp: list[MCPServer] | None = None
     data: Union[str, list[str], dict[str, Any], None] = None
     signature: str | None = None
 
@@ -145,6 +155,11 @@ class Defaults(_Strict):
     @classmethod
     def _tools_list(cls, v: Any) -> Any:
         return [v] if isinstance(v, str) else v
+
+    @field_validator("mcp", mode="before")
+    @classmethod
+    def _mcp_list(cls, v: Any) -> Any:
+        return mcp_servers(v)
 
 
 class Mission(_Strict):
@@ -156,6 +171,7 @@ class Mission(_Strict):
     tags: list[str] = Field(default_factory=list)
     data: Union[str, list[str], dict[str, Any], None] = None
     tools: list[str] | None = None
+    mcp: list[MCPServer] | None = None  # MCP servers whose tools the mission gets (besides `tools`)
     signature: str | None = None
     max_turns: int | None = Field(None, ge=1, le=50)
     system_prompt: Literal["default", "compact"] | None = None
@@ -175,6 +191,11 @@ class Mission(_Strict):
     @classmethod
     def _tools_list(cls, v: Any) -> Any:
         return [v] if isinstance(v, str) else v
+
+    @field_validator("mcp", mode="before")
+    @classmethod
+    def _mcp_list(cls, v: Any) -> Any:
+        return mcp_servers(v)
 
     @property
     def all_checks(self) -> list[Check]:
@@ -202,6 +223,12 @@ class Suite(_Strict):
 
     def tools_of(self, m: Mission) -> list[str]:
         return list(m.tools if m.tools is not None else self.defaults.tools or [])
+
+    def mcp_of(self, m: Mission) -> list[MCPServer]:
+        """The mission's MCP servers; a command line starts in the suite file's directory."""
+        servers = m.mcp if m.mcp is not None else self.defaults.mcp or []
+        return [s if s.url is not None or s.cwd is not None else s.model_copy(update={"cwd": self.base_dir})
+                for s in servers]
 
     def data_of(self, m: Mission) -> Any:
         return m.data if m.data is not None else self.defaults.data
