@@ -47,6 +47,6 @@ def load_mcp_tools(servers: tuple[str, ...], header_values: tuple[str, ...]) -> 
         is_url = server.strip().startswith(("http://", "https://"))
         try:
             tools.extend(mcp_tools(server, headers=headers if is_url else None))
-        except (MCPServerError, ValueError) as e:
+        except (MCPServerError, ValueError, ImportError) as e:
             raise click.ClickException(str(e)) from None
     return tools

@@ -124,6 +124,7 @@ class MCPConnection:
     """A lazily opened, run-scoped connection to one MCP server (see the module docstring)."""
 
     def __init__(self, server: MCPServer, *, connect_timeout: float = 30.0) -> None:
+        require_sdk()
         self.server = server
         self.connect_timeout = connect_timeout
         self._lock = threading.Lock()
@@ -319,6 +320,15 @@ class MCPConnection:
         msg = f"the connection to MCP server {self.server.label} was lost ({describe(e)})"
         tail = link.stderr_tail()
         return msg + (f"; its stderr: {tail}" if tail else "")
+
+
+def require_sdk() -> None:
+    """MCP tools need the official SDK (an optional extra); say how to get it."""
+    import importlib.util
+
+    missing = [m for m in ("mcp", "jsonschema") if importlib.util.find_spec(m) is None]
+    if missing:
+        raise ImportError(f"MCP tools need {' and '.join(missing)}: pip install \"ptc[mcp]\"")
 
 
 def _close(link: _Link) -> None:
