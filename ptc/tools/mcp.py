@@ -30,7 +30,7 @@ from typing import Any, Iterator, Mapping, Sequence, overload
 from ptc.interpreter.errors import PTCError
 
 from .json_schema import SchemaTypes, described, python_names
-from .mcp_connection import MCPConnection, MCPServer, MCPServerError
+from .mcp_connection import MCPConnection, MCPServer, MCPServerError, describe
 from .naming import check_tool_name, kebab
 from .tool import Tool
 
@@ -136,8 +136,6 @@ def mcp_tool(connection: MCPConnection, spec: Any, *, prefix: str | None = None)
         except PTCError:
             raise
         except Exception as e:  # noqa: BLE001 - a JSON-RPC error from the server, a transport failure
-            from .mcp_connection import describe
-
             raise PTCError("tool", f"tool/{name}: the MCP server answered with an error: {describe(e)}",
                            hint="check the arguments against the tool's signature") from None
         return tool_result(result, name, unwrap)

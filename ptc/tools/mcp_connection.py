@@ -21,7 +21,7 @@ import asyncio
 import shlex
 import tempfile
 import threading
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import IO, Any, Awaitable, Callable, Mapping, Sequence, TypeVar
 from urllib.parse import urlsplit, urlunsplit
@@ -200,7 +200,12 @@ class MCPConnection:
             except asyncio.TimeoutError:
                 raise MCPServerError(f"MCP server {self.server.label} did not answer within {timeout:g}s") from None
 
-        return asyncio.run(bounded())
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return asyncio.run(bounded())
+        with ThreadPoolExecutor(1) as pool:  # called from async code: not on its event loop
+            return pool.submit(asyncio.run, bounded()).result()
 
     def list_tools(self, timeout: float | None = None) -> list[Any]:
         """Every tool the server offers (mcp.types.Tool), following pagination."""
@@ -242,10 +247,13 @@ class MCPConnection:
         return link
 
     def _drop(self, link: _Link) -> None:
+        """Forget a link that failed to open and close it in the background (once)."""
         with self._lock:
-            if self._link is link:
+            mine = self._link is link
+            if mine:
                 self._link = None
-        threading.Thread(target=_close, args=(link,), daemon=True, name="ptc-mcp-close").start()
+        if mine:
+            threading.Thread(target=_close, args=(link,), daemon=True, name="ptc-mcp-close").start()
 
     def _start(self) -> _Link:
         loop = asyncio.new_event_loop()
@@ -311,8 +319,9 @@ class MCPConnection:
         kind = "could not be started" if self.server.url is None else "could not be reached"
         msg = f"MCP server {self.server.label} {kind}: {describe(e)}"
         if link.http_error:
-            msg += f" ({link.http_error}" + (": check the headers, e.g. --mcp-header 'Authorization: Bearer ...')"
-                                            if link.http_error.startswith(("HTTP 401", "HTTP 403")) else ")")
+            msg += f" ({link.http_error}" + (": check the headers (headers=, or --mcp-header 'Authorization: "
+                                            "Bearer ...'))" if link.http_error.startswith(("HTTP 401", "HTTP 403"))
+                                            else ")")
         tail = link.stderr_tail()
         return msg + (f"; its stderr: {tail}" if tail else "")
 
@@ -401,14 +410,16 @@ def describe(e: BaseException) -> str:
 
 
 def _is_closed_error(e: BaseException) -> bool:
+    """Whether `e` says the connection is gone (rather than the server answering with an error)."""
     import anyio
+    from mcp import MCPError
+    from mcp_types import CONNECTION_CLOSED
 
     for leaf in leaves(e):
         if isinstance(leaf, (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream,
                              ConnectionError, EOFError)):
             return True
-        code = getattr(getattr(leaf, "error", None), "code", None)
-        if code == -32000 and "closed" in str(leaf).lower():  # the SDK's CONNECTION_CLOSED
+        if isinstance(leaf, MCPError) and leaf.code == CONNECTION_CLOSED:
             return True
     return False
 

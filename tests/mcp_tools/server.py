@@ -18,7 +18,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
+from mcp import MCPError
 from mcp.server.mcpserver import MCPServer
+from mcp_types import INVALID_PARAMS
 from mcp.server.mcpserver.exceptions import ToolError
 
 ORDERS = [
@@ -73,6 +75,13 @@ def refund(order_id: int) -> str:
     """Refund an order (always refused: tests the tool error path)."""
     _log_call("refund")
     raise ToolError(f"order {order_id} cannot be refunded: the refund window has closed")
+
+
+@app.tool()
+def convert(amount: float, currency: str) -> float:
+    """Convert a total (always a JSON-RPC error: tests the protocol error path)."""
+    _log_call("convert")
+    raise MCPError(code=INVALID_PARAMS, message=f"unsupported currency {currency}")
 
 
 @app.tool()

@@ -27,7 +27,7 @@ def agent(tools: Any, *codes: str, **options: Any) -> ptc.Agent:
 
 def test_tools_are_typed_from_the_server_schemas(stdio_tools: Any) -> None:
     tools = {t.name: t for t in stdio_tools}
-    assert set(tools) == {"list-orders", "order-total", "region-names", "refund", "crash", "hang"}
+    assert set(tools) == {"list-orders", "order-total", "region-names", "refund", "convert", "crash", "hang"}
     assert tools["list-orders"].signature() == (
         '(tool/list-orders {:region :string, :status (enum "delivered" "cancelled")?, :limit :int?})'
         " -> [{:id :int, :region :string, :total :float, :status :string}]\n"
@@ -70,6 +70,10 @@ def test_a_tool_error_is_a_program_error_the_model_sees(stdio_tools: Any) -> Non
     assert error is not None and error.kind == "tool"
     assert "tool/refund: " in error.message and "order 3 cannot be refunded: the refund window has closed" in error.message
     assert step.turns[0].tool_calls[0].error is not None
+    with pytest.raises(ptc.PTCError) as e:  # a JSON-RPC error rather than an isError result
+        ptc.run("(tool/convert 10 :nok)", tools=stdio_tools)
+    assert e.value.kind == "tool"
+    assert "tool/convert: the MCP server answered with an error: MCPError: unsupported currency nok" in e.value.message
 
 
 def test_bad_arguments_are_refused_before_the_server_is_called(stdio_tools: Any) -> None:
@@ -143,9 +147,12 @@ def test_a_hanging_server_is_bounded_by_the_run_timeout(servers: ServerProcesses
 
 
 def test_arun_holds_and_closes_the_connection(servers: ServerProcesses) -> None:
-    tools = ptc.mcp_tools(servers.spec())
-    step = asyncio.run(agent(tools, '(def n (count (tool/list-orders "north")))',
-                             '(return (+ n (count (tool/list-orders "east"))))').arun())
+    async def main() -> tuple[Any, ptc.Step]:
+        tools = ptc.mcp_tools(servers.spec())  # from async code too
+        return tools, await agent(tools, '(def n (count (tool/list-orders "north")))',
+                                  '(return (+ n (count (tool/list-orders "east"))))').arun()
+
+    tools, step = asyncio.run(main())
     assert step.ok and step.value == 3
     assert len(servers.pids()) == 2 and not tools.connection.is_open and servers.alive() == []
 
