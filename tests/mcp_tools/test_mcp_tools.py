@@ -59,6 +59,15 @@ def test_agent_program_calls_two_tools_over_stdio(stdio_tools: Any, module_serve
     assert module_servers.alive() == []  # ...and its process is gone
 
 
+def test_the_connection_closes_when_a_run_ends_on_an_error(stdio_tools: Any, module_servers: ServerProcesses) -> None:
+    from ptc.llm.base import LLMError
+
+    llm = ptc.ScriptedLLM([reply('(def n (tool/list-orders "east"))'), LLMError("timeout", "the model is down")])
+    step = ptc.Agent("Work with the orders.", tools=stdio_tools, llm=llm).run()
+    assert not step.ok and step.error is not None and step.error.kind == "llm"
+    assert not stdio_tools.connection.is_open and module_servers.alive() == []
+
+
 def test_text_results_are_parsed_as_json(stdio_tools: Any) -> None:
     assert ptc.run("(first (tool/region-names))", tools=stdio_tools).value == "north"
 
@@ -99,9 +108,9 @@ def test_bad_arguments_are_refused_before_the_server_is_called(stdio_tools: Any)
 def test_with_block_shares_one_connection(servers: ServerProcesses) -> None:
     with ptc.mcp_tools(servers.spec()) as tools:
         north = ptc.run('(count (tool/list-orders "north"))', tools=tools).value
-        regions = ptc.run("(tool/region-names)", tools=tools).value
+        isolated = ptc.run("(tool/region-names)", tools=tools, limits=ptc.Limits(isolation="process")).value
         assert tools.connection.is_open
-    assert (north, regions) == (2, ["north", "south", "east"])
+    assert (north, isolated) == (2, ["north", "south", "east"])  # tools of isolated runs run in the host
     assert len(servers.pids()) == 2  # listing, then the block
     assert not tools.connection.is_open and servers.alive() == []
     # a bare ptc.run outside any scope: a connection for the call, closed after it
