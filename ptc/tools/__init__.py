@@ -12,7 +12,9 @@
 
 Modules: `tool` (the Tool class, the decorator, as_tools), `naming` (kebab-case names,
 docstrings), `schema` (type hints -> pydantic model, JSON schema, signature notation),
-`summarize` (one-line call records).
+`summarize` (one-line call records), `lifetime` (resources held for a run), `mcp` (an MCP
+server's tools, `ptc.mcp_tools`), `mcp_connection` (the connection they share),
+`json_schema` (JSON schemas -> type hints, for tools described by a schema).
 """
 
 from .tool import Tool, as_tools, tool
