@@ -16,8 +16,8 @@ as the SDK's MCPServer/FastMCP does), else the JSON of the text content, else th
 Errors - an isError result, a protocol error, a server that dies or hangs past the run's
 deadline - are tool errors of the program.
 
-Lifetime: `mcp_tools` lists the tools over a short connection. Runs then open one lazily
-(the server starts on the first call) and close it when they end; see ptc.tools.mcp_connection.
+Lifetime: `mcp_tools` lists the tools over a short connection. Each run then opens one when
+it starts and closes it when it ends; see ptc.tools.mcp_connection.
 """
 
 from __future__ import annotations

@@ -9,10 +9,11 @@ the task opens the transport and session, waits to be told to stop, and closes t
 from any thread are sent to that loop and awaited there; cancelling one (the run's deadline)
 cancels the request.
 
-Lifetime: the connection opens on the first call and closes when the last *run scope* using
-it ends (`acquire`/`release`, counted; `Agent.run` enters one for its tools, and so does
-`with ptc.mcp_tools(...) as tools:`). A call made outside every scope (a bare `ptc.run`)
-gets a connection of its own, closed after the call.
+Lifetime: the connection opens when a *run scope* is entered (`acquire`, in the background:
+the first call waits for it) and closes when the last scope using it ends (`release`;
+counted: `Agent.run` enters one for its tools, and so does `with ptc.mcp_tools(...) as
+tools:`). A call made outside every scope (a bare `ptc.run`) gets a connection of its own,
+closed after the call.
 """
 
 from __future__ import annotations
@@ -121,7 +122,7 @@ class _Link:
 
 
 class MCPConnection:
-    """A lazily opened, run-scoped connection to one MCP server (see the module docstring)."""
+    """A run-scoped connection to one MCP server (see the module docstring)."""
 
     def __init__(self, server: MCPServer, *, connect_timeout: float = 30.0) -> None:
         require_sdk()
@@ -136,9 +137,12 @@ class MCPConnection:
     # -- run scopes ------------------------------------------------------------------------
 
     def acquire(self) -> None:
-        """Enter a run scope: the connection, once opened, stays open until the scope ends."""
+        """Enter a run scope. The connection starts opening now, in the background (so a
+        slow server starts while the model writes its first program, not on the clock of
+        that program), and stays open until the last scope ends."""
         with self._lock:
             self._scopes += 1
+            self._open_locked()
 
     def release(self) -> None:
         """Leave a run scope; the last one out closes the connection."""
@@ -224,12 +228,15 @@ class MCPConnection:
 
     # -- opening and closing ---------------------------------------------------------------
 
+    def _open_locked(self) -> _Link:
+        if self._link is None:
+            self._link = self._start()
+            self.opened += 1
+        return self._link
+
     async def _ensure_open(self) -> _Link:
         with self._lock:
-            link = self._link
-            if link is None:
-                link = self._link = self._start()
-                self.opened += 1
+            link = self._open_locked()
         try:
             await asyncio.wait_for(asyncio.wrap_future(_shared(link.ready)), self.connect_timeout)
         except asyncio.TimeoutError:
@@ -240,10 +247,8 @@ class MCPConnection:
         except MCPServerError:
             self._drop(link)
             raise
-        except asyncio.CancelledError:
-            if not link.ready.done():
-                self._drop(link)
-            raise
+        # cancelled (the program's deadline): the link goes on starting for the run's next
+        # call; without a run scope, `request` releases and so closes it
         return link
 
     def _drop(self, link: _Link) -> None:
