@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..tools.mcp_connection import MCPServer
+from ..tools.mcp_connection import MCPServerSpec
 from .checks import judge, plain
 from .spec import Mission, Suite, import_ref, make_limits, resolve_data, resolve_signature, resolve_tools
 
@@ -101,7 +101,7 @@ class ExecSpec:
     prompt: str = "default"  # the system prompt profile
     api_base: str | None = None  # where `model` is served (a local server); None: the provider's default
     api_key: str | None = None
-    mcp: tuple[MCPServer, ...] = ()  # MCP servers whose tools the agent gets
+    mcp: tuple[MCPServerSpec, ...] = ()  # MCP servers whose tools the agent gets
 
     @property
     def key(self) -> tuple[Any, ...]:

@@ -33,7 +33,7 @@ from typing import Any, Iterable, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from ..tools.mcp_connection import MCPServer
+from ..tools.mcp_connection import MCPServerSpec
 
 MISSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 IMPORT_REF = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
@@ -54,7 +54,7 @@ def mcp_servers(value: Any) -> Any:
     """`mcp:` entries: a command line or URL string, or {command, url, headers, env, cwd}."""
     if value is None:
         return None
-    return [MCPServer.of(v) for v in (value if isinstance(value, list) else [value])]
+    return [MCPServerSpec.of(v) for v in (value if isinstance(value, list) else [value])]
 
 
 class _Strict(BaseModel):
@@ -147,7 +147,7 @@ class Defaults(_Strict):
     system_prompt: Literal["default", "compact"] = "default"  # the prompt profile (ptc.Agent(prompt=...))
     limits: dict[str, Any] | None = None
     tools: list[str] | None = None
-    mcp: list[MCPServer] | None = None
+    mcp: list[MCPServerSpec] | None = None
     data: Union[str, list[str], dict[str, Any], None] = None
     signature: str | None = None
 
@@ -171,7 +171,7 @@ class Mission(_Strict):
     tags: list[str] = Field(default_factory=list)
     data: Union[str, list[str], dict[str, Any], None] = None
     tools: list[str] | None = None
-    mcp: list[MCPServer] | None = None  # MCP servers whose tools the mission gets (besides `tools`)
+    mcp: list[MCPServerSpec] | None = None  # MCP servers whose tools the mission gets (besides `tools`)
     signature: str | None = None
     max_turns: int | None = Field(None, ge=1, le=50)
     system_prompt: Literal["default", "compact"] | None = None
@@ -224,7 +224,7 @@ class Suite(_Strict):
     def tools_of(self, m: Mission) -> list[str]:
         return list(m.tools if m.tools is not None else self.defaults.tools or [])
 
-    def mcp_of(self, m: Mission) -> list[MCPServer]:
+    def mcp_of(self, m: Mission) -> list[MCPServerSpec]:
         """The mission's MCP servers; a command line starts in the suite file's directory."""
         servers = m.mcp if m.mcp is not None else self.defaults.mcp or []
         return [s if s.url is not None or s.cwd is not None else s.model_copy(update={"cwd": self.base_dir})

@@ -30,7 +30,7 @@ from typing import Any, Iterator, Mapping, Sequence, overload
 from ptc.interpreter.errors import PTCError
 
 from .json_schema import SchemaTypes, described, python_names
-from .mcp_connection import MCPConnection, MCPServer, MCPServerError, describe
+from .mcp_connection import MCPConnection, MCPServerError, MCPServerSpec, describe
 from .naming import check_tool_name, kebab
 from .tool import Tool
 
@@ -79,7 +79,7 @@ class MCPTools(Sequence[Tool]):
 
 
 def mcp_tools(
-    server: str | Sequence[str] | Mapping[str, Any] | MCPServer,
+    server: str | Sequence[str] | Mapping[str, Any] | MCPServerSpec,
     *,
     headers: Mapping[str, str] | None = None,
     prefix: str | None = None,
@@ -92,7 +92,7 @@ def mcp_tools(
     server to start and list its tools (and to start again in a run).
 
     Raises MCPServerError when the server cannot be started or reached, or does not answer."""
-    spec = MCPServer.of(server, headers)
+    spec = MCPServerSpec.of(server, headers)
     if prefix is not None:
         check_tool_name(prefix)
     connection = MCPConnection(spec, connect_timeout=timeout)
@@ -245,4 +245,4 @@ def _json_ready(x: Any) -> Any:
     return x
 
 
-__all__ = ["MCPTools", "MCPServer", "MCPServerError", "mcp_tools", "mcp_tool", "tool_name", "tool_result"]
+__all__ = ["MCPTools", "MCPServerSpec", "MCPServerError", "mcp_tools", "mcp_tool", "tool_name", "tool_result"]

@@ -39,7 +39,7 @@ class MCPServerError(Exception):
     """An MCP server could not be reached, did not answer in time, or broke the connection."""
 
 
-class MCPServer(BaseModel):
+class MCPServerSpec(BaseModel):
     """How to reach an MCP server: a command line run as a subprocess (stdio transport), or
     an http(s) URL (streamable HTTP transport) with optional headers."""
 
@@ -52,12 +52,12 @@ class MCPServer(BaseModel):
     cwd: str | None = None
 
     @classmethod
-    def of(cls, server: "str | Sequence[str] | Mapping[str, Any] | MCPServer",
-           headers: Mapping[str, str] | None = None) -> "MCPServer":
+    def of(cls, server: "str | Sequence[str] | Mapping[str, Any] | MCPServerSpec",
+           headers: Mapping[str, str] | None = None) -> "MCPServerSpec":
         """`"python server.py --flag"` (split like a shell), `["python", "server.py"]`,
-        `"https://host/mcp"`, a mapping of the fields, or an MCPServer. `headers` are added
+        `"https://host/mcp"`, a mapping of the fields, or an MCPServerSpec. `headers` are added
         to an HTTP server's."""
-        if isinstance(server, MCPServer):
+        if isinstance(server, MCPServerSpec):
             spec = server
         elif isinstance(server, Mapping):
             spec = cls.model_validate(dict(server))
@@ -124,7 +124,7 @@ class _Link:
 class MCPConnection:
     """A run-scoped connection to one MCP server (see the module docstring)."""
 
-    def __init__(self, server: MCPServer, *, connect_timeout: float = 30.0) -> None:
+    def __init__(self, server: MCPServerSpec, *, connect_timeout: float = 30.0) -> None:
         require_sdk()
         self.server = server
         self.connect_timeout = connect_timeout
@@ -429,4 +429,4 @@ def _is_closed_error(e: BaseException) -> bool:
     return False
 
 
-__all__ = ["MCPServer", "MCPServerError", "MCPConnection", "describe", "leaves"]
+__all__ = ["MCPServerSpec", "MCPServerError", "MCPConnection", "describe", "leaves"]

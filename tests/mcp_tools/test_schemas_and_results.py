@@ -11,7 +11,7 @@ from mcp.types import Tool as MCPToolSpec
 
 import ptc
 from ptc.tools.mcp import mcp_tool, tool_name, tool_result
-from ptc.tools.mcp_connection import MCPConnection, MCPServer
+from ptc.tools.mcp_connection import MCPConnection, MCPServerSpec
 
 ITEM = {"type": "object", "properties": {"sku": {"type": "string"}, "qty": {"type": "integer", "minimum": 1}},
         "required": ["sku", "qty"], "additionalProperties": False}
@@ -34,7 +34,7 @@ SCHEMA: dict[str, Any] = {
 
 
 def spec_tool(schema: dict[str, Any] = SCHEMA, name: str = "place_order", **more: Any) -> ptc.Tool:
-    connection = MCPConnection(MCPServer.of("unused-server-command"))  # never opened by these tests
+    connection = MCPConnection(MCPServerSpec.of("unused-server-command"))  # never opened by these tests
     return mcp_tool(connection, MCPToolSpec(name=name, description="Place an order.\n\nMore details.",
                                             input_schema=schema, **more))
 
@@ -108,14 +108,14 @@ def test_results_become_ptc_data() -> None:
 
 
 def test_server_specs() -> None:
-    assert MCPServer.of("python -m my_server --root '/data dir'").command == \
+    assert MCPServerSpec.of("python -m my_server --root '/data dir'").command == \
         ("python", "-m", "my_server", "--root", "/data dir")
-    http = MCPServer.of("https://user:pw@mcp.example.com:8443/mcp?key=secret", {"Authorization": "Bearer x"})
+    http = MCPServerSpec.of("https://user:pw@mcp.example.com:8443/mcp?key=secret", {"Authorization": "Bearer x"})
     assert http.url is not None and http.headers == {"Authorization": "Bearer x"}
     assert http.label == "https://mcp.example.com:8443/mcp"  # no credentials in messages
     with pytest.raises(ValueError, match="headers are for MCP servers reached by URL"):
-        MCPServer.of("python server.py", {"X": "1"})
+        MCPServerSpec.of("python server.py", {"X": "1"})
     with pytest.raises(ValueError, match="exactly one of"):
-        MCPServer.of({"command": [], "url": None})
+        MCPServerSpec.of({"command": [], "url": None})
     with pytest.raises(ValueError, match="cannot split"):
-        MCPServer.of("python 'unclosed")
+        MCPServerSpec.of("python 'unclosed")
