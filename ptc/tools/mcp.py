@@ -118,7 +118,10 @@ def mcp_tool(connection: MCPConnection, spec: Any, *, prefix: str | None = None)
             params.append(_P(names[str(key)], _P.KEYWORD_ONLY, default=default, annotation=ann))
     extra = inputs.get("additionalProperties", None)
     if extra is True or isinstance(extra, Mapping):  # only when the schema says so: unknown keys are mistakes
-        params.append(_P("arguments", _P.VAR_KEYWORD,
+        rest = "more_arguments"
+        while rest in names.values():
+            rest += "_"
+        params.append(_P(rest, _P.VAR_KEYWORD,
                          annotation=types.annotation(extra) if isinstance(extra, Mapping) else Any))
     returns, unwrap = _result_type(spec.output_schema)
     json_names = {py: key for key, py in names.items()}

@@ -80,6 +80,17 @@ def test_valid_arguments_reach_the_server_with_their_json_names() -> None:
         "customerId": "C7", "items": [{"sku": "a", "qty": 2}]}
 
 
+def test_additional_properties_are_extra_keys() -> None:
+    t = spec_tool({"type": "object", "properties": {"more_arguments": {"type": "string"}},
+                   "additionalProperties": {"type": "integer"}}, name="tag")
+    assert t.signature(description=False) == "(tool/tag {:more-arguments :string?, ...}) -> :any"
+    assert t.bind(ptc.run('{:more-arguments "a" :x "5"}').value) == {"more_arguments": "a", "x": 5}
+    with pytest.raises(ptc.PTCError, match="parameter y: expected integer"):
+        t.bind(ptc.run("{:y :z}").value)
+    loose = spec_tool({"type": "object", "properties": {}}, name="ping")
+    assert loose.signature(description=False) == "(tool/ping) -> :any"
+
+
 def test_names_are_kebab_case_and_valid() -> None:
     assert tool_name("get_forecast") == "get-forecast"
     assert tool_name("searchRepos") == "search-repos"
