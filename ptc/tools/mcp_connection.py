@@ -154,13 +154,6 @@ class MCPConnection:
         if link is not None:
             _close(link)
 
-    def __enter__(self) -> "MCPConnection":
-        self.acquire()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.release()
-
     @property
     def is_open(self) -> bool:
         return self._link is not None
