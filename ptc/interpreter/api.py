@@ -160,8 +160,19 @@ def run(
     """Run a PTC-Lisp program. Raises PTCError (with .partial prints/tool calls) on failure.
 
     `memory` maps names defined by earlier programs to values; the result's `memory` adds
-    this program's defs. A failed program leaves the caller's memory untouched.
+    this program's defs. A failed program leaves the caller's memory untouched. Tools that
+    hold a resource for a run (an MCP server's connection) hold it for this run.
     """
+    if tools:
+        from ..tools.lifetime import run_scope
+
+        with run_scope(tools, eager=False):
+            return _run(source, data, tools, memory, limits, history)
+    return _run(source, data, tools, memory, limits, history)
+
+
+def _run(source: str, data: Mapping[str, Any] | None, tools: Mapping[str, Any] | None,
+         memory: Mapping[str, Any] | None, limits: Limits | None, history: Sequence[Any] | None) -> RunResult:
     limits = limits or context.DEFAULT_LIMITS
     if limits.isolation == "process":
         from .isolation import run_isolated

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import threading
 from types import MappingProxyType
@@ -28,6 +29,9 @@ class Sandbox:
     printed output, the result, the names now defined, or the error with line:column and a hint.
     Definitions (def, defn) and *1 *2 *3 carry from call to call, as in the agent loop; a
     failed program leaves them as they were. Every call runs under `limits`.
+
+    `with Sandbox(...) as sandbox:` holds what its tools keep for a run (an MCP server's
+    connection) for the whole block, so every call shares it instead of connecting again.
     """
 
     def __init__(self, *, tools: Any = (), data: Mapping[str, Any] | None = None, limits: Limits | None = None,
@@ -44,6 +48,16 @@ class Sandbox:
         self._results: list[Any] = []  # latest first: *1 *2 *3
         self._lock = threading.Lock()  # one program at a time: each sees the previous one's defs
         self._instructions: str | None = None
+        self._held = contextlib.ExitStack()
+
+    def __enter__(self) -> "Sandbox":
+        from ..tools.lifetime import run_scope
+
+        self._held.enter_context(run_scope(self.tools))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._held.close()
 
     def __repr__(self) -> str:
         return f"Sandbox(name={self.name!r}, tools={list(self.tools)}, data={list(self.data)})"

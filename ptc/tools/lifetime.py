@@ -4,8 +4,9 @@ A tool may carry a `scope` (e.g. the connection to the MCP server it calls). A r
 the scopes of its tools before its first program and leaves them when it ends, however it
 ends; a scope shared by several tools is entered once. A scope counts its holders, so runs
 may nest or overlap (a sub-agent, concurrent suite missions): the resource lives until the
-last one leaves. `Agent.run`, `arun`, `astream` and `resume` do this; so does
-`with run_scope(tools):` around code of your own (several `ptc.run` calls sharing a connection).
+last one leaves. `Agent.run`, `arun`, `astream` and `resume` do this, and `ptc.run` (opening
+at first use); so does `with run_scope(tools):` around code of your own (several `ptc.run`
+calls sharing a connection).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any, AsyncIterator, Iterator, Mapping, Protocol, runtime_chec
 class RunScope(Protocol):
     """A resource held open while at least one run (or `with` block) holds it."""
 
-    def acquire(self) -> None: ...
+    def acquire(self, eager: bool = True) -> None: ...
 
     def release(self) -> None: ...
 
@@ -36,11 +37,13 @@ def scopes_of(tools: Mapping[str, Any] | Any) -> list[RunScope]:
 
 
 @contextlib.contextmanager
-def run_scope(tools: Mapping[str, Any] | Any) -> Iterator[None]:
-    """Hold the tools' scopes for the block (released in reverse order, also on errors)."""
+def run_scope(tools: Mapping[str, Any] | Any, *, eager: bool = True) -> Iterator[None]:
+    """Hold the tools' scopes for the block (released in reverse order, also on errors).
+    `eager=False` (ptc.run) opens a resource at its first use rather than at once: a single
+    program may never call the tool, while an agent run almost always does."""
     with contextlib.ExitStack() as stack:
         for scope in scopes_of(tools):
-            scope.acquire()
+            scope.acquire(eager)
             stack.callback(scope.release)
         yield
 

@@ -12,8 +12,9 @@ cancels the request.
 Lifetime: the connection opens when a *run scope* is entered (`acquire`, in the background:
 the first call waits for it) and closes when the last scope using it ends (`release`;
 counted: `Agent.run` enters one for its tools, and so does `with ptc.mcp_tools(...) as
-tools:`). A call made outside every scope (a bare `ptc.run`) gets a connection of its own,
-closed after the call.
+tools:`; `ptc.run` enters one that opens the connection at the program's first call).
+A call made outside every scope (a tool called directly from Python) gets a connection of
+its own, closed after the call.
 """
 
 from __future__ import annotations
@@ -136,13 +137,15 @@ class MCPConnection:
 
     # -- run scopes ------------------------------------------------------------------------
 
-    def acquire(self) -> None:
+    def acquire(self, eager: bool = True) -> None:
         """Enter a run scope. The connection starts opening now, in the background (so a
         slow server starts while the model writes its first program, not on the clock of
-        that program), and stays open until the last scope ends."""
+        that program), or with `eager=False` at the first call; it stays open until the
+        last scope ends."""
         with self._lock:
             self._scopes += 1
-            self._open_locked()
+            if eager:
+                self._open_locked()
 
     def release(self) -> None:
         """Leave a run scope; the last one out closes the connection."""

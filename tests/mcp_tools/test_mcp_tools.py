@@ -113,8 +113,9 @@ def test_with_block_shares_one_connection(servers: ServerProcesses) -> None:
     assert (north, isolated) == (2, ["north", "south", "east"])  # tools of isolated runs run in the host
     assert len(servers.pids()) == 2  # listing, then the block
     assert not tools.connection.is_open and servers.alive() == []
-    # a bare ptc.run outside any scope: a connection for the call, closed after it
-    assert ptc.run('(count (tool/list-orders "south"))', tools=tools).value == 1
+    # a bare ptc.run: one connection for the run, opened at its first call, closed after it
+    program = '[(count (tool/list-orders "south")) (count (tool/region-names))]'
+    assert ptc.run(program, tools=tools).value == [1, 3]
     assert len(servers.pids()) == 3 and servers.alive() == []
 
 
@@ -186,3 +187,11 @@ def test_http_errors_are_clear(http_url: str) -> None:
         port = s.getsockname()[1]
     with pytest.raises(MCPServerError, match=f"127.0.0.1:{port}/mcp could not be reached"):
         ptc.mcp_tools(f"http://127.0.0.1:{port}/mcp", timeout=5)
+
+
+def test_a_sandbox_block_keeps_one_server_for_all_its_calls(servers: ServerProcesses) -> None:
+    tools = ptc.mcp_tools(servers.spec())
+    with ptc.Sandbox(tools=tools) as sandbox:
+        assert sandbox.call({"program": '(def n (count (tool/list-orders "north")))\nn'}) == "Result: 2\n\nDefined: n"
+        assert sandbox.call({"program": "[n (count (tool/region-names))]"}) == "Result: [2 3]"
+    assert len(servers.pids()) == 2 and servers.alive() == []  # listing, then the block

@@ -166,3 +166,20 @@ def test_definitions_cross_process_isolation() -> None:
     assert sb.call(args('(def s (sum-by :amount data/orders)) (tool/customer "bob")')) == \
         'Result: {:name "bob", :city "Paris"}\n\nDefined: s'
     assert sb.call(args("[s (:city *1)]")) == 'Result: [230 "Paris"]'
+
+
+def test_a_with_block_holds_the_tools_run_resources() -> None:
+    events: list[str] = []
+
+    class Connection:
+        def acquire(self, eager: bool = True) -> None:
+            events.append("open" if eager else "open at first use")
+
+        def release(self) -> None:
+            events.append("close")
+
+    tool = ptc.Tool(lambda: 1, name="ping", scope=Connection())
+    with ptc.Sandbox(tools=[tool]) as sb:
+        assert sb.call(args("(tool/ping)")) == "Result: 1" and sb.call(args("(inc (tool/ping))")) == "Result: 2"
+        assert events[0] == "open" and "close" not in events[:1]
+    assert events == ["open", "open at first use", "close", "open at first use", "close", "close"]

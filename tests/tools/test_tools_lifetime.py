@@ -17,9 +17,9 @@ class Counted:
         self.events: list[str] = []
         self.held = 0
 
-    def acquire(self) -> None:
+    def acquire(self, eager: bool = True) -> None:
         self.held += 1
-        self.events.append("acquire")
+        self.events.append("acquire" if eager else "acquire at first use")
 
     def release(self) -> None:
         self.held -= 1
@@ -38,8 +38,10 @@ def test_a_run_holds_each_scope_once_for_all_its_turns() -> None:
     assert scopes_of(ptc.tools.as_tools(tools)) == [scope]
     replies = ["```clojure\n(def a (tool/peek))\n```", "```clojure\n(return (+ a (tool/peek) (tool/other)))\n```"]
     step = ptc.Agent("x", tools=tools, llm=ptc.ScriptedLLM(replies)).run()
-    assert step.ok and step.value == 3
-    assert seen == [1, 1] and scope.events == ["acquire", "release"]
+    assert step.ok and step.value == 5  # 2 + 2 + 1
+    # the run holds it from start to end; each program (ptc.run) holds it too, opening at first use
+    assert seen == [2, 2] and scope.events == ["acquire", *["acquire at first use", "release"] * 2, "release"]
+    assert scope.held == 0
     assert ptc.Tool(peek, scope=scope).replace(name="renamed").scope is scope
 
 
@@ -58,4 +60,4 @@ def test_scopes_are_released_on_errors_and_in_async_runs() -> None:
         assert step.value == 1
 
     asyncio.run(main())
-    assert scope.held == 0 and scope.events.count("acquire") == 3
+    assert scope.held == 0 and scope.events.count("acquire") == 3 and scope.events.count("acquire at first use") == 1
