@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import importlib
 import sys
 from typing import Any
 
 import click
 
-from .common import compression_option, data_option, load_data, model_llm, prompt_option, server_options
+from .common import (compression_option, data_option, load_data, load_tools, model_llm, prompt_option,
+                     server_options, tools_option)
 from .mcp_options import load_mcp_tools, mcp_options
 from .turns_view import progress_printer
 
@@ -24,28 +24,10 @@ Examples:
 """
 
 
-def load_tools(specs: tuple[str, ...]) -> list[Any]:
-    """`module:attr` -> tools: a Tool, a function, a list of them, or a factory returning one."""
-    out: list[Any] = []
-    for spec in specs:
-        module_name, _, attr = spec.partition(":")
-        if not attr:
-            raise click.BadParameter(f"{spec!r} must be module:attr", param_hint="--tools")
-        try:
-            obj = getattr(importlib.import_module(module_name), attr)
-        except (ImportError, AttributeError) as e:
-            raise click.BadParameter(f"cannot load {spec}: {e}", param_hint="--tools") from e
-        if callable(obj) and not hasattr(obj, "invoke") and getattr(obj, "__name__", "").endswith("_tools"):
-            obj = obj()
-        out.extend(obj if isinstance(obj, (list, tuple)) else [obj])
-    return out
-
-
 @click.command("agent", epilog=EPILOG)
 @click.argument("mission")
 @data_option
-@click.option("--tools", "tool_specs", multiple=True, metavar="MODULE:ATTR",
-              help="Tools to offer (repeatable): a tool, a function, a list, or a *_tools() factory.")
+@tools_option("Tools to offer")
 @mcp_options
 @click.option("--model", default="openai/gpt-4o-mini", show_default=True, help="Any litellm model name.")
 @server_options

@@ -25,7 +25,7 @@ from typing import Any, Iterable, TextIO
 
 import click
 
-from .common import data_option, load_data, model_llm, server_options
+from .common import data_option, load_data, load_tools, model_llm, server_options, tools_option
 from .mcp_options import load_mcp_tools, mcp_options
 
 EPILOG = """\b
@@ -340,8 +340,7 @@ def _open_store(db: str | None) -> Any:
 @click.option("--mode", type=click.Choice(["chat", "agent"]), default=None,
               help="Start in this mode (default: the session's mode, else chat).")
 @data_option
-@click.option("--tools", "tool_specs", multiple=True, metavar="MODULE:ATTR",
-              help="Tools for agent mode (repeatable): a tool, a function, a list, or a *_tools() factory.")
+@tools_option("Tools for agent mode")
 @mcp_options
 @click.option("--numbering", type=click.Choice(["positional", "absolute", "none"]), default="positional",
               show_default=True, help="How the model sees its history numbered.")
@@ -364,7 +363,6 @@ def chat_cmd(session_id: str | None, db: str | None, model: str | None, api_base
     from ptc.conversation.session import ChatSession, default_settings
     from ptc.store import NotFound, StoreError
 
-    from .agent_cmd import load_tools
     from .turns_view import show_turn
 
     if sum(x is not None for x in (model, replay, script)) > 1:

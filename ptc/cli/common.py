@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from pathlib import Path
@@ -192,3 +193,26 @@ def report_internal_error(exc: BaseException) -> None:
     print_message(
         f"internal error: {type(exc).__name__}: {exc} (this is a bug in ptc; set PTC_DEBUG=1 for the traceback)"
     )
+
+
+def tools_option(purpose: str) -> Callable[[F], F]:
+    """`--tools MODULE:ATTR` (repeatable), read by `load_tools`."""
+    return click.option("--tools", "tool_specs", multiple=True, metavar="MODULE:ATTR",
+                        help=f"{purpose} (repeatable): a tool, a function, a list, or a *_tools() factory.")
+
+
+def load_tools(specs: tuple[str, ...]) -> list[Any]:
+    """`module:attr` -> tools: a Tool, a function, a list of them, or a factory returning one."""
+    out: list[Any] = []
+    for spec in specs:
+        module_name, _, attr = spec.partition(":")
+        if not attr:
+            raise click.BadParameter(f"{spec!r} must be module:attr", param_hint="--tools")
+        try:
+            obj = getattr(importlib.import_module(module_name), attr)
+        except (ImportError, AttributeError) as e:
+            raise click.BadParameter(f"cannot load {spec}: {e}", param_hint="--tools") from e
+        if callable(obj) and not hasattr(obj, "invoke") and getattr(obj, "__name__", "").endswith("_tools"):
+            obj = obj()
+        out.extend(obj if isinstance(obj, (list, tuple)) else [obj])
+    return out

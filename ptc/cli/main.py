@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "sessions": "ptc.cli.sessions_cmd:sessions_group",
     "suite": "ptc.cli.suite_cmd:suite_group",
     "chat": "ptc.cli.chat_cmd:chat_cmd",
+    "sandbox": "ptc.cli.sandbox_cmd:sandbox_group",
 }
 
 
@@ -63,6 +64,7 @@ Examples:
   ptc sessions list
   ptc suite run bundled --replay bundled --compression none,coalesced
   ptc chat --mode agent --data orders.json --model openai/gpt-4o-mini
+  ptc sandbox spec --data orders.json --format anthropic
 """
 
 

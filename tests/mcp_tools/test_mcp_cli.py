@@ -61,3 +61,10 @@ def test_cli_errors_are_clear(http_url: str) -> None:
     assert result.exit_code == 2 and "is not a 'Name: value' header" in result.output
     result = CliRunner().invoke(main, ["agent", MISSION, "--mcp", "python x.py", "--mcp-header", "A: b"])
     assert result.exit_code == 2 and "--mcp-header is for --mcp servers given by an http(s):// URL" in result.output
+
+
+def test_sandbox_spec_lists_a_servers_tools(servers: ServerProcesses) -> None:
+    result = CliRunner().invoke(main, ["sandbox", "spec", "--mcp", command_line(servers), "--format", "text"])
+    assert result.exit_code == 0, result.output
+    assert "(tool/list-orders {:region :string" in result.output and "(tool/order-total" in result.output
+    assert servers.alive() == []  # listed, then closed
