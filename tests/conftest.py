@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any, Callable, Iterator
 
 import pytest
 
 from llm_server import LLMServer
+
+# Tests that import litellm themselves (the documented recipes) must not fetch its price map
+# from the network either (ptc sets this before it imports litellm).
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 
 @pytest.fixture
