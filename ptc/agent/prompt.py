@@ -51,7 +51,7 @@ UNAVAILABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
                              "defprotocol", "defmulti", "defmethod", "reify", "proxy")),
     ("code, namespaces, I/O", ("defmacro", "eval", "read-string", "ns", "require", "import", "slurp", "spit",
                                "read-line", "with-out-str", "time", "meta", "with-meta")),
-    ("others", ("lazy-seq", "lazy-cat", "while", "doto")),
+    ("others", ("while", "doto")),
 )
 JAVA_STATICS = ("Math", "Integer", "Double")
 PTC_ONLY = """\

@@ -712,6 +712,26 @@ def _fn(a: Analyzer, f: Coll, env: _Env, tail: bool) -> n.Node:
         a.st.recur.pop()
 
 
+def _thunk(f: Coll, body: list[Form]) -> Form:
+    """(fn [] body*): what lazy-seq and lazy-cat run when their items are first needed."""
+    return _list([_sym("fn", f), Coll("vector", [], f.line, f.col), *body], f)
+
+
+@special("lazy-seq", "(lazy-seq body*)",
+         "A lazy seq of what body returns (a seq, a collection or nil), run only when its first item is "
+         "needed, once; a recursive one, (lazy-seq (cons x (f ...))), may be infinite.",
+         ex=(("(do (defn nat [n] (lazy-seq (cons n (nat (inc n))))) (take 3 (nat 5)))", "(5 6 7)"),))
+def _lazy_seq(a: Analyzer, f: Coll, env: _Env, tail: bool) -> n.Node:
+    return a._rt("lazy_seq", [a.analyze(_thunk(f, f.items[1:]), env, False)], f)
+
+
+@special("lazy-cat", "(lazy-cat colls*)",
+         "The items of colls in order, each coll's expression evaluated only when its items are reached.",
+         ex=(("(do (def fib (lazy-cat [0 1] (map + fib (rest fib)))) (take 8 fib))", "(0 1 1 2 3 5 8 13)"),))
+def _lazy_cat(a: Analyzer, f: Coll, env: _Env, tail: bool) -> n.Node:
+    return a._rt("lazy_cat", [a.analyze(_thunk(f, [c]), env, False) for c in f.items[1:]], f)
+
+
 @special("def", "(def name doc? value)", "Defines name in the program's memory (kept across turns).",
          ex=(("(do (def x 42) x)", "42"),))
 def _def(a: Analyzer, f: Coll, env: _Env, tail: bool) -> n.Node:

@@ -60,6 +60,7 @@ except ImportError:  # not POSIX: run_isolated refuses to run
 
 from . import context
 from . import values as v
+from .lazy import OPEN_ENDED_PREFIX
 from .errors import PTCError, limit_error
 from .lazy import Cut, NotInRun
 from .sorted import SortedMap, SortedSet
@@ -203,7 +204,7 @@ def _r_sorted(keys: list, vals: list | None, comparator: Any) -> Any:
 def _lazy_state(x: v.LazySeq) -> tuple[Any, ...]:
     if not x.infinite:
         try:
-            x.fill(-1)
+            x.fill(OPEN_ENDED_PREFIX if x.open_ended else -1)
         except NotInRun:
             pass
     return (_r_lazy, (list(x._cache), not x.realized))

@@ -28,6 +28,7 @@ from .context import check_realized
 from .errors import PTCError
 
 CHUNK = 32  # Clojure's chunk size
+OPEN_ENDED_PREFIX = 1024  # items of a lazy-seq kept in memory or sent across isolation: it may never end
 _DRAIN = 4096  # items a drain realizes between limit checks, from an unbounded source
 
 
@@ -186,6 +187,81 @@ class Of(Source):
             yield s._cache[i:]
 
 
+class Body:
+    """The body of a lazy-seq (a program function of no arguments), run when its items are
+    first needed; what it returns is the seq's content."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Callable[[], Any]) -> None:
+        self.fn = fn
+
+
+class Linked(Source):
+    """lazy-seq, lazy-cat and cons onto a lazy seq: a stack of what comes next (top last): items,
+    bodies to run, collections. It is read in a loop, never by nesting: a body's result that is
+    itself an unrealized Linked seq, met last in the stack, is adopted (its stack becomes this
+    one's, and it reads its items through this seq from here on, so they are computed once).
+    So `(defn nat [n] (lazy-seq (cons n (nat (inc n)))))` realizes item k in constant depth and
+    time, as Clojure's LazySeq unwraps its nested seqs."""
+
+    __slots__ = ("stack", "owner", "running")
+
+    def __init__(self, stack: list[Any]) -> None:
+        self.stack = stack
+        self.owner: LazySeq | None = None
+        self.running = False
+
+    def next(self) -> list[Any] | None:
+        stack = self.stack
+        self.running = True
+        try:
+            while stack:
+                top = stack[-1]
+                t = type(top)
+                if t is list:
+                    stack.pop()
+                    if top:
+                        return top
+                elif t is Body:
+                    stack[-1] = top.fn()
+                    context.tick(1)  # a body that only returns another lazy-seq still costs a step
+                elif top is None:
+                    stack.pop()
+                elif t is LazySeq:
+                    src = top._src
+                    if type(src) is Linked and len(stack) == 1 and not top._cache and not src.running \
+                            and src is not self and self.owner is not None:
+                        stack[:] = src.stack  # adopt: its items are this seq's from here on
+                        src.stack = []
+                        top._src = Of(self.owner, len(self.owner._cache))
+                    else:
+                        stack[-1] = Of(top, 0)
+                elif isinstance(top, Source):
+                    chunk = top.next()
+                    if chunk is None:
+                        stack.pop()
+                    elif chunk:
+                        return chunk
+                else:
+                    stack[-1] = source_of(top, 0, "lazy-seq")
+            return None
+        finally:
+            self.running = False
+
+    def drain(self) -> Iterator[list[Any]]:
+        while (chunk := self.next()) is not None:
+            yield chunk
+
+
+def linked(stack: list[Any]) -> "LazySeq":
+    """A lazy seq read from a Linked stack (top last)."""
+    src = Linked(stack)
+    s = LazySeq(src)
+    src.owner = s
+    return s
+
+
 class LazySeq:
     """A possibly unbounded sequence, realized chunk by chunk on demand and cached."""
 
@@ -216,6 +292,13 @@ class LazySeq:
         """It never ends: only a prefix of it can ever be realized."""
         return self._src is not None and self._src.infinite
 
+    @property
+    def open_ended(self) -> bool:
+        """It may never end: infinite, or a lazy-seq whose end nobody knows before reaching it
+        (what is kept in memory keeps a prefix and stays lazy)."""
+        src = self._src
+        return src is not None and (src.infinite or type(src) is Linked or type(src) is Of and src.seq.open_ended)
+
     def _add(self, chunk: list[Any]) -> None:
         cache = self._cache
         cache.extend(chunk)
@@ -245,6 +328,10 @@ class LazySeq:
         if n < 0:
             if self._src is not None and context.CURRENT is context.IDLE:
                 raise NotInRun()
+            if type(self._src) is Linked:  # its items may be read through this seq while it runs
+                while self._more():
+                    pass
+                return
             src, self._src = self._src, None
             if src is not None:
                 try:
@@ -415,12 +502,8 @@ def realized_view(s: "LazySeq") -> tuple[Any, int] | None:
 
 def cons(x: Any, coll: Any) -> "LazySeq":
     """x in front of a lazy seq: the seq stays lazy (and its rest keeps its chunks)."""
-    def gen() -> Iterator[list[Any]]:
-        yield [x]
-        yield from chunks_of(coll)
-
-    return LazySeq(Chunks(gen()))
+    return linked([coll, [x]])
 
 
-__all__ = ["LazySeq", "Source", "Items", "Chunks", "Slices", "Ints", "Mapped", "Of", "source_of", "chunks_of",
+__all__ = ["OPEN_ENDED_PREFIX", "LazySeq", "Body", "Linked", "linked", "Source", "Items", "Chunks", "Slices", "Ints", "Mapped", "Of", "source_of", "chunks_of",
            "view", "realized_view", "cons", "unbounded", "NotInRun", "Cut", "CHUNK"]

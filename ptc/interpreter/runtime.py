@@ -19,7 +19,7 @@ from pyrsistent import pvector
 from . import context
 from . import values as v
 from .errors import PTCError, limit_error, runtime_error
-from .lazy import CHUNK, Chunks, LazySeq, Mapped, chunks_of, source_of, unbounded
+from .lazy import CHUNK, OPEN_ENDED_PREFIX, Body, Chunks, LazySeq, Mapped, chunks_of, linked, source_of, unbounded
 from .printer import pr_str
 from .registry import Builtin
 from .sorted import SortedMap
@@ -341,6 +341,16 @@ def _conj2(coll: Any, x: Any) -> Any:
 
 
 @rt
+def lazy_seq(body: Callable[[], Any]) -> LazySeq:
+    return linked([Body(body)])
+
+
+@rt
+def lazy_cat(*bodies: Callable[[], Any]) -> LazySeq:
+    return linked([Body(b) for b in reversed(bodies)])
+
+
+@rt
 def nth_or_nil(coll: Any, i: int) -> Any:
     if coll is None:
         return None
@@ -566,7 +576,7 @@ def _realize_deep(x: Any, depth: int, seen: set[int]) -> None:
     if t is LazySeq:
         x.fill(CHUNK)  # an infinite seq keeps its first chunk (what a summary of memory shows)
         if not x.infinite:
-            x.fill(-1)
+            x.fill(OPEN_ENDED_PREFIX if x.open_ended else -1)
         items: Any = x._cache
     elif t is v.PVector or t is v.PList:
         items = x

@@ -85,11 +85,7 @@ REASONS: tuple[Reason, ...] = (
     _reason("Clojure's internals", "implementation details of Clojure's data structures and compiler",
             "->ArrayChunk ->Eduction ->Vec ->VecNode ->VecSeq EMPTY-NODE chunk chunk-append chunk-buffer "
             "chunk-cons chunk-first chunk-next chunk-rest chunked-seq? seq-to-map-for-destructuring"),
-    _reason("not yet",
-            "hand-written lazy sequences: a recursive lazy-seq must run in constant stack, which needs a "
-            "trampolined source (iterate, iteration, repeatedly and for cover most uses); replicate is "
-            "deprecated in Clojure (use repeat)",
-            "lazy-seq lazy-cat replicate"),
+    _reason("deprecated in Clojure", "Clojure itself marks it deprecated: use repeat", "replicate"),
 )
 
 MISSING: dict[str, Reason] = {name: r for r in REASONS for name in r.names}

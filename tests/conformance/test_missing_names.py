@@ -30,7 +30,7 @@ def test_deviations_doc_lists_the_table():
                                            "import markdown; print(markdown())'"
 
 
-@pytest.mark.parametrize("name", ["atom", "lazy-seq", "hash", "with-out-str", "defrecord", "*out*"])
+@pytest.mark.parametrize("name", ["atom", "replicate", "hash", "with-out-str", "defrecord", "*out*"])
 def test_using_one_says_why(name: str):
     with pytest.raises(ptc.PTCError) as e:
         ptc.run(f"({name} 1)")

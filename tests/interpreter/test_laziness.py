@@ -97,3 +97,37 @@ def test_infinite_seqs_stay_lazy_in_memory() -> None:
     with pytest.raises(PTCError, match="only while a program runs"):
         list(r.memory["nat"])  # the host cannot run program code outside a run
     assert ptc.run("(nth nat 100)", memory=r.memory).value == 100
+
+
+NAT = "(defn nat [n] (lazy-seq (cons n (nat (inc n)))))"
+
+
+def test_recursive_lazy_seqs_run_in_constant_depth() -> None:
+    limits = Limits(max_depth=50, timeout=10)
+    assert ptc.run(f"{NAT} (nth (nat 0) 100000)", limits=limits).value == 100000
+    assert ptc.run("(defn f [n] (lazy-cat [n] (f (inc n)))) (nth (f 0) 50000)", limits=limits).value == 50000
+    r = ptc.run('(let [t (lazy-seq (println "body") [1 2]) s (cons 0 t)] [(vec s) (vec t) (vec s) (vec t)])')
+    assert r.prints == ("body",)  # a body runs once, whoever reads its items first
+
+
+def test_a_lazy_seq_that_never_yields_is_stopped_by_the_limits() -> None:
+    with pytest.raises(PTCError) as e:
+        ptc.run("(defn f [] (lazy-seq (f))) (first (f))", limits=Limits(timeout=0.5, max_steps=100_000))
+    assert e.value.kind == "limit"
+    with pytest.raises(PTCError) as e:
+        ptc.run("(defn f [] (lazy-seq (cons (vec (range 1000)) (f)))) (count (f))", limits=Limits(timeout=5))
+    assert e.value.kind == "limit"
+
+
+@pytest.mark.parametrize("isolation", ["inline", "process"])
+def test_a_defined_lazy_seq_keeps_a_prefix_and_stays_lazy(isolation: str) -> None:
+    limits = Limits(isolation=isolation)
+    r = ptc.run(f"{NAT} (def xs (nat 0)) (def few (lazy-seq [1 2 3])) :ok", limits=limits)
+    assert pr_str(r.memory["few"]) == "(1 2 3)"  # it ended within the prefix: complete
+    assert pr_str(r.memory["xs"]).endswith(" 1023 ...)")
+    if isolation == "inline":
+        assert ptc.run("(nth xs 5000)", memory=r.memory, limits=limits).value == 5000
+    else:  # only the prefix crossed
+        assert ptc.run("(nth xs 1000)", memory=r.memory, limits=limits).value == 1000
+        with pytest.raises(PTCError, match="kept in memory only up to"):
+            ptc.run("(nth xs 5000)", memory=r.memory, limits=limits)
