@@ -246,6 +246,13 @@ CASES: list[H] = [
     H("dag-select-keys", DAG.format("(select-keys {1 2} [m])"), "limit", FAST),
     H("dag-case", DAG.format("(case m 1 2 3)"), "limit", FAST),
     H("dag-update", DAG.format("(update {} m identity)"), "limit", FAST),
+    H("lazy-seq-never-yields", "(defn f [] (lazy-seq (f))) (first (f))", "limit", FAST),
+    H("lazy-seq-infinite-count", "(defn nat [n] (lazy-seq (cons n (nat (inc n))))) (count (nat 0))", "limit", FAST),
+    H("lazy-seq-memory-bomb", "(defn f [] (lazy-seq (cons (vec (range 10000)) (f)))) (count (f))", "limit", FAST),
+    H("lazy-cat-self-reference-huge", "(def fib (lazy-cat [0 1] (map + fib (rest fib)))) (nth fib 200000)",
+      ("limit", "value"), FAST),
+    H("lazy-seq-deep-nesting-in-body", "(defn f [n] (if (zero? n) [1] (lazy-seq (f (dec n))))) (first (f 100000))",
+      ("limit", "value"), FAST),
     H("dag-array-map-key", DAG.format("(array-map m 1)"), "limit", FAST),  # fuzz F-17
     H("dag-hash-map-key", DAG.format("(hash-map m 1)"), "limit", FAST),
     H("dag-zipmap", DAG.format("(zipmap [m] [1])"), "limit", FAST),
