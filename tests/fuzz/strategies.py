@@ -27,7 +27,7 @@ ALIASED: list[str] = sorted(
 )
 SPECIALS: list[str] = sorted(SPECIAL_FORMS)
 REFUSED = ["eval", "atom", "swap!", "deref", "slurp", "ns", "import", "new", ".", ".toString", "Math/PI",
-           "System/exit", "clojure.core/eval", "lazy-seq", "tree-seq", "hash", "type", "class", "fn*"]
+           "System/exit", "clojure.core/eval", "realized?", "while", "hash", "type", "class", "fn*"]
 LOCALS = ["x", "y", "n", "acc", "xs", "a", "b", "k", "v", "f", "m"]
 ODD_SYMBOLS = ["nil", "true", "false", "&", "_", "%", "%1", "%2", "%&", "data/n", "data/rows", "data/s",
                "data/missing", "tool/echo", "tool/boom", "tool/nope", "*1", "*2", "*3", "Double/MAX_VALUE",
