@@ -8,7 +8,7 @@ import datetime as dt
 import enum
 import pickle
 import threading
-from typing import Annotated, Any, Literal, Optional, TypedDict
+from typing import Annotated, Any, Literal, TypedDict
 
 import pytest
 from pydantic import BaseModel, Field

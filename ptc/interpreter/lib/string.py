@@ -8,7 +8,7 @@ from .. import context
 from ..context import check_string, tick
 from ..errors import runtime_error
 from ..registry import builtin
-from ..values import MAP_TYPES, Regex, as_fn, iter_all, iter_seq, map_items, vec
+from ..values import MAP_TYPES, Regex, as_fn, iter_all, map_items, vec
 from .core_numbers import describe
 from .core_strings import join_texts, str_value
 from .regex import Compiled, as_compiled, groups_of, iter_spans, search
