@@ -6,6 +6,9 @@ checks that ptc still sends exactly the same prompts. `ptc demo --model M` sends
 mission to a real model instead. After a change to the prompt (e.g. a new library function), re-record with
 
     python -m ptc.examples.cassettes
+
+(and the bundled suite's with `python -m ptc.suite.bundled`, the MCP example's with
+`python examples/mcp/record.py`).
 """
 
 from __future__ import annotations
