@@ -22,6 +22,7 @@ from ..interpreter.errors import PTCError
 from ..interpreter.limits import Limits
 from ..interpreter.printer import pr_str
 from ..llm.base import LLMError, Messages, Reply, Usage, acomplete, as_llm, complete
+from ..tools.lifetime import arun_scope, run_scope
 from .events import Emitter, Event, EventHandler
 from .response import extract_code
 from .signature import Signature
@@ -185,12 +186,7 @@ class Agent:
 
     def run(self) -> Step:
         """Run the mission to completion (blocking)."""
-        from ..tools.lifetime import run_scope
-
-        run_id = uuid.uuid4().hex[:12]
-        with run_scope(self.tools):
-            emit, path = self._emitter(run_id)
-            return self._drive(self._turns(emit, run_id, path))
+        return self._run_scoped(uuid.uuid4().hex[:12])
 
     def resume(self, run_id: str) -> Step:
         """Continue a run recorded in `store` (e.g. after the process died or the model failed).
@@ -203,12 +199,14 @@ class Agent:
         record = self.store.load_run(run_id)
         if self.session_id is None:
             self.session_id = record.session_id
-        from ..tools.lifetime import run_scope
-
         turns, memory, results = self._replay(record.turns)
+        return self._run_scoped(run_id, turns=turns, memory=memory, results=results)
+
+    def _run_scoped(self, run_id: str, **resumed: Any) -> Step:
+        """Drive the turns while the tools' run scopes (an MCP connection) are held."""
         with run_scope(self.tools):
             emit, path = self._emitter(run_id)
-            return self._drive(self._turns(emit, run_id, path, turns=turns, memory=memory, results=results))
+            return self._drive(self._turns(emit, run_id, path, **resumed))
 
     def _replay(self, records: Sequence[Mapping[str, Any]]) -> tuple[list[Turn], Mapping[str, Any], list[Any]]:
         from .turn import turn_from_json
@@ -256,8 +254,6 @@ class Agent:
 
     async def arun(self, _extra: Sequence[EventHandler] = ()) -> Step:
         """Run the mission without blocking the event loop (LLM calls awaited, programs in a thread)."""
-        from ..tools.lifetime import arun_scope
-
         async with arun_scope(self.tools):
             return await self._arun(_extra)
 

@@ -249,10 +249,6 @@ class Linked(Source):
         finally:
             self.running = False
 
-    def drain(self) -> Iterator[list[Any]]:
-        while (chunk := self.next()) is not None:
-            yield chunk
-
 
 def linked(stack: list[Any]) -> "LazySeq":
     """A lazy seq read from a Linked stack (top last)."""
