@@ -19,6 +19,8 @@ from . import nodes as n
 from . import values as v
 from .patterns import (CountedLoop, GroupedFold, counted_loop, grouped_fold, inlinable, integer_accumulators,
                        recurs_to, stage_of, transient_update, walk)
+from .columnar.expr import ATTR as COLUMN_ATTR
+from .columnar.expr import of_fn_node as column_expr
 from .registry import Builtin
 
 _MARK = "\x01"
@@ -1030,6 +1032,9 @@ class Compiler:
                     var_min = len(variadic[0][1].params) if variadic else None
                     fac.emit(f"_arity_error({label!r}, k, {tuple(arities)!r}, {var_min!r})")
             fac.emit(f"{fname}.__qualname__ = {'ptc:' + label!r}")
+            col = column_expr(node)  # what a table kernel can compute instead of calling it per row
+            if col is not None:
+                fac.emit(f"{fname}.{COLUMN_ATTR} = {self._table(col)}")
             if node.doc:
                 fac.emit(f"{fname}.__doc__ = {node.doc!r}")
             fac.emit(f"return {fname}")

@@ -1,0 +1,299 @@
+"""The hooks builtins call: a columnar result, or `NO` (run the rows as always).
+
+Each hook first asks whether its collection is columnar at all (a Table, a lazy seq that is a
+view of one, or a lazy seq over one computed column); for anything else it returns `NO` after
+one type test, so the row path pays nothing. Results keep the row path's types: `filter`
+gives a lazy seq (a view of the filtered table), `map` a lazy seq (over the computed column,
+turned into PTC values only if a program reads them), `group-by` a map of vectors (tables).
+"""
+
+from __future__ import annotations
+
+import contextvars
+from typing import Any, Iterator
+
+from .. import context
+from ..lazy import LazySeq, Source, view
+from ..values import Keyword
+from .expr import expr_of, text
+
+NO: Any = object()
+_LOG: contextvars.ContextVar[list[tuple[str, bool, str]] | None] = contextvars.ContextVar("ptc_explain", default=None)
+
+
+class ColumnSource(Source):
+    """A computed column (a pyarrow Array) as a lazy seq's items, converted when first read."""
+
+    __slots__ = ("array", "pos")
+
+    def __init__(self, array: Any) -> None:
+        self.array, self.pos = array, 0
+
+    def next(self) -> list[Any] | None:
+        n = len(self.array)
+        if self.pos >= n:
+            return None
+        end = min(n, (self.pos // 32 + 1) * 32)
+        chunk = _values(self.array.slice(self.pos, end - self.pos))
+        self.pos = end
+        return chunk
+
+    def drain(self) -> Iterator[list[Any]]:
+        if self.pos < len(self.array):
+            rest, self.pos = self.array.slice(self.pos), len(self.array)
+            yield _values(rest)
+
+
+def _values(array: Any) -> list[Any]:
+    import pyarrow as pa
+
+    from ..table import column_values
+
+    return column_values(array if isinstance(array, pa.ChunkedArray) else pa.chunked_array([array]))
+
+
+def _table_type() -> Any:
+    from ..table import Table
+
+    return Table
+
+
+def rows_of(coll: Any) -> Any:
+    """The pyarrow.Table whose rows coll is (a Table or a lazy view of one), else None."""
+    t = type(coll)
+    if t is LazySeq:
+        o = coll.origin
+        if o is not None and type(o[0]).__name__ == "Table" and type(o[0]) is _table_type():
+            return o[0].arrow.slice(o[1]) if o[1] else o[0].arrow
+        return None
+    if t.__name__ == "Table" and t is _table_type():
+        return coll.arrow
+    return None
+
+
+def column_of(coll: Any) -> Any:
+    """The pyarrow Array whose values coll is (a lazy seq over a computed column), else None."""
+    if type(coll) is LazySeq and type(coll._src) is ColumnSource:
+        return coll._src.array
+    return None
+
+
+def columnar(coll: Any) -> bool:
+    """Whether coll has a columnar form (what fused row loops leave to the builtins)."""
+    return type(coll) is LazySeq and (type(coll._src) is ColumnSource or rows_of(coll) is not None)
+
+
+def rows_seq(table: Any) -> LazySeq:
+    return view(_table_type()(table), 0)
+
+
+def column_seq(array: Any) -> LazySeq:
+    return LazySeq(ColumnSource(array))
+
+
+def note(who: str, ran: bool, detail: str) -> None:
+    """Record for explain what a call over columnar data did."""
+    log = _LOG.get()
+    if log is not None:
+        log.append((who, ran, detail))
+
+
+def _frame(coll: Any) -> Any:
+    t = rows_of(coll)
+    return t if t is not None else column_of(coll)
+
+
+def _expr(f: Any, who: str) -> tuple[Any, ...] | None:
+    e = expr_of(f)
+    if type(e) is str:
+        note(who, False, e)
+        return None
+    return e
+
+
+def _run(who: str, e: tuple[Any, ...] | None, thunk: Any) -> Any:
+    """thunk() as the kernel of `who`, or NO (noted) when it falls back."""
+    from .kernels import Fallback
+
+    context.check_deadline()
+    try:
+        r = thunk()
+    except Fallback as fb:
+        note(who, False, fb.reason + (f" in {text(e)}" if e is not None else ""))
+        return NO
+    context.check_deadline()
+    note(who, True, text(e) if e is not None else "")
+    return r
+
+
+# -- hooks ---------------------------------------------------------------------------------
+
+
+def select(pred: Any, coll: Any, want: bool, who: str) -> Any:
+    """(filter pred coll) / (remove pred coll) over a table: the kept rows as a lazy view."""
+    table = rows_of(coll)
+    if table is None:
+        return NO
+    e = _expr(pred, who)
+    if e is None:
+        return NO
+
+    def kernel() -> Any:
+        import pyarrow.compute as pc
+
+        from .kernels import truth
+
+        mask = truth(e, table)
+        return rows_seq(table.filter(mask if want else pc.invert(mask)))
+
+    return _run(who, e, kernel)
+
+
+def mapped(f: Any, coll: Any, who: str) -> Any:
+    """(map f coll) over a table or a column: the computed column (or projection) as a seq."""
+    frame = _frame(coll)
+    if frame is None:
+        return NO
+    e = _expr(f, who)
+    if e is None:
+        return NO
+
+    def kernel() -> Any:
+        import pyarrow as pa
+
+        from .kernels import Fallback, is_array, truth, value
+
+        if e[0] in ("and", "or", "in", "has", "where", "all", "any", "none"):
+            raise Fallback("a predicate's value (not only its truth) is asked for")
+        r = value(e, frame)
+        if e[0] == "op" and e[1] in ("not",):
+            r = truth(e, frame)
+        n = frame.num_rows if isinstance(frame, pa.Table) else len(frame)
+        if not is_array(r):
+            if n:
+                raise Fallback("a constant for every row")
+            r = pa.array([], pa.null())
+        return column_seq(r)
+
+    return _run(who, e, kernel)
+
+
+def count(coll: Any) -> Any:
+    """(count coll) of a columnar seq without realizing it (limits as if realized)."""
+    frame = _frame(coll) if type(coll) is LazySeq else None
+    if frame is None:
+        return NO
+    n = len(frame)
+    context.check_realized(n, 0)
+    note("count", True, f"{n} rows counted without realizing them")
+    return n
+
+
+def summed(init: Any, coll: Any) -> Any:
+    """(reduce + coll) / (reduce + init coll) (init NO) over a column: sequential additions, exactly."""
+    arr = column_of(coll)
+    if arr is None:
+        return NO
+
+    def kernel() -> Any:
+        from .reduce import NO_INIT, plus
+
+        return plus(arr, NO_INIT if init is NO else init)
+
+    return _run("reduce +", ("arg",), kernel)
+
+
+def by_key(key: Any, coll: Any, who: str) -> Any:
+    """sum-by / avg-by / min-by / max-by / pluck of a keyword over a table."""
+    table = rows_of(coll)
+    if table is None:
+        return NO
+    if type(key) is not Keyword and type(key) is not str:
+        note(who, False, "the key is not a keyword or a column name")
+        return NO
+
+    def kernel() -> Any:
+        from . import reduce as r
+
+        return r.by_key(who, table, key)
+
+    return _run(who, ("col", key, None), kernel)
+
+
+def grouped(f: Any, coll: Any) -> Any:
+    """(group-by f table): a dict of first-seen key -> the rows as a Table, or NO."""
+    table = rows_of(coll)
+    if table is None:
+        return NO
+    e = _expr(f, "group-by")
+    if e is None:
+        return NO
+
+    def kernel() -> Any:
+        from .reduce import groups
+
+        return groups(table, e)
+
+    return _run("group-by", e, kernel)
+
+
+def counts(coll: Any) -> Any:
+    """(frequencies column): a dict of first-seen value -> count, or NO."""
+    arr = column_of(coll)
+    if arr is None:
+        return NO
+
+    def kernel() -> Any:
+        from .reduce import value_counts
+
+        return value_counts(arr)
+
+    return _run("frequencies", ("arg",), kernel)
+
+
+def distinct(coll: Any) -> Any:
+    arr = column_of(coll)
+    if arr is None:
+        return NO
+
+    def kernel() -> Any:
+        from .reduce import unique
+
+        return column_seq(unique(arr))
+
+    return _run("distinct", ("arg",), kernel)
+
+
+def sorted_by(keyfn: Any, comp: Any, coll: Any) -> Any:
+    """(sort-by :k coll) / (sort-by :k > coll) / (sort-by :k < coll) over a table."""
+    table = rows_of(coll)
+    if table is None:
+        return NO
+    e = _expr(keyfn, "sort-by")
+    if e is None:
+        return NO
+
+    def kernel() -> Any:
+        from .reduce import sort_indices
+
+        return rows_seq(table.take(sort_indices(table, e, comp)))
+
+    return _run("sort-by", e, kernel)
+
+
+def extreme(f: Any, coll: Any) -> Any:
+    """(apply max column) / (apply min column)."""
+    arr = column_of(coll)
+    if arr is None:
+        return NO
+    name = (getattr(f, "__qualname__", "") or "")[4:]
+    if name not in ("max", "min"):
+        note("apply", False, f"apply of {name or 'a fn'} is not computed by kernels")
+        return NO
+
+    def kernel() -> Any:
+        from .reduce import extreme as ex
+
+        return ex(arr, name)
+
+    return _run(f"apply {name}", ("arg",), kernel)

@@ -1,0 +1,231 @@
+"""Column expressions: what a one-argument fn computes from its argument's columns.
+
+A column expression is a tuple tree, made once when a program compiles (never per call):
+
+    ("arg",)                the argument itself (a row of a table, a value of a column)
+    ("col", key, default)   (key arg default): a column of a table
+    ("lit", value)          a constant (nil, boolean, number, string, keyword, date, set)
+    ("cap", name)           a local the fn captured, read from the fn's closure at run time
+    ("op", name, a, ...)    a builtin applied to sub-expressions (see OPS)
+    ("and", a, ...)  ("or", a, ...)
+    ("in", set, x)          (#{...} x): x when it is a member
+    ("has", set, x)         (contains? #{...} x)
+    ("where", key, op, v)   ptc's (where key op v) / (where key) (op None)
+    ("all", p, ...)  ("any", p, ...)  ("none", p, ...)   all-of / any-of / none-of
+
+A fn whose body is anything else gets a reason instead (a string naming what stopped it), so
+`explain` can say why its call ran row by row. `expr_of` reads either back from a fn value.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from .. import nodes as n
+from ..values import FSet, Keyword
+
+# Builtins a column expression may call: the qualified name -> the op name kernels know.
+OPS: dict[str, str] = {
+    "=": "=", "not=": "not=", "<": "<", ">": ">", "<=": "<=", ">=": ">=",
+    "+": "+", "-": "-", "*": "*", "inc": "inc", "dec": "dec",
+    "not": "not", "nil?": "nil?", "some?": "some?",
+    "clojure.string/starts-with?": "starts-with?", "clojure.string/ends-with?": "ends-with?",
+    "clojure.string/includes?": "includes?",
+}
+
+_SCALARS = (type(None), bool, int, float, str, Keyword, datetime.date, datetime.datetime)
+ATTR = "_ptc_col"  # the attribute a fn carries: its column expression, or why it has none
+
+
+class _NotColumn(Exception):
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def scalar(x: Any) -> bool:
+    """A value a column expression may hold as a constant."""
+    if type(x) in _SCALARS:
+        return True
+    return type(x) is FSet and all(type(y) in _SCALARS for y in x)
+
+
+def of_fn_node(node: n.Fn) -> tuple[Any, ...] | str | None:
+    """The column expression of a fn literal, a reason it has none, or None when it is not a
+    one-argument fn (nothing to say: no builtin calls it with a row)."""
+    if len(node.arities) != 1 or node.self_binding is not None:
+        return None
+    a = node.arities[0]
+    if a.rest is not None or len(a.params) != 1:
+        return None
+    if a.has_recur:
+        return "fn body uses recur: not a column expression"
+    captured = {id(b) for b in node.captures.values()}
+    try:
+        return _translate(a.body, {id(a.params[0]): ("arg",)}, captured)
+    except _NotColumn as e:
+        return e.reason
+
+
+def _translate(node: n.Node, env: dict[int, tuple[Any, ...]], captured: set[int]) -> tuple[Any, ...]:
+    t = type(node)
+    if t is n.Const:
+        if not scalar(node.value):  # type: ignore[attr-defined]
+            raise _NotColumn("fn body holds a collection constant: not a column expression")
+        return ("lit", node.value)  # type: ignore[attr-defined]
+    if t is n.Local:
+        b = node.binding  # type: ignore[attr-defined]
+        if id(b) in env:
+            return env[id(b)]
+        if id(b) in captured and b.box is None:
+            return ("cap", b.py)
+        raise _NotColumn(f"fn body uses local {b.name}: not a column expression")
+    if t is n.KeywordCall:
+        return _column(node.key, _translate(node.target, env, captured),  # type: ignore[attr-defined]
+                       node.default, env, captured)  # type: ignore[attr-defined]
+    if t is n.And or t is n.Or:
+        return ("and" if t is n.And else "or",
+                *[_translate(x, env, captured) for x in node.items])  # type: ignore[attr-defined]
+    if t is n.Let:
+        env = dict(env)
+        for b, value in node.bindings:  # type: ignore[attr-defined]
+            env[id(b)] = _translate(value, env, captured)
+        return _translate(node.body, env, captured)  # type: ignore[attr-defined]
+    if t is n.Call:
+        return _call(node, env, captured)  # type: ignore[arg-type]
+    raise _NotColumn(f"fn body uses {_form_name(node)}: not a column expression")
+
+
+def _column(key: Any, target: tuple[Any, ...], default: n.Node | None,
+            env: dict[int, tuple[Any, ...]], captured: set[int]) -> tuple[Any, ...]:
+    if target != ("arg",):
+        raise _NotColumn("fn body reads a nested key: not a column expression")
+    if type(key) is not Keyword and type(key) is not str:
+        raise _NotColumn("fn body looks up a key that is not a keyword or string: not a column expression")
+    dflt = None
+    if default is not None:
+        d = _translate(default, env, captured)
+        if d[0] != "lit":
+            raise _NotColumn("fn body's lookup default is not a constant: not a column expression")
+        dflt = d[1]
+    return ("col", key, dflt)
+
+
+def _call(node: n.Call, env: dict[int, tuple[Any, ...]], captured: set[int]) -> tuple[Any, ...]:
+    head = node.fn
+    th = type(head)
+    if th is n.Const and type(head.value) is FSet and len(node.args) == 1:  # type: ignore[attr-defined]
+        return ("in", _translate(head, env, captured), _translate(node.args[0], env, captured))
+    if th is n.Const and type(head.value) is Keyword and 1 <= len(node.args) <= 2:  # type: ignore[attr-defined]
+        return _column(head.value, _translate(node.args[0], env, captured),  # type: ignore[attr-defined]
+                       node.args[1] if len(node.args) == 2 else None, env, captured)
+    if th is n.RuntimeRef:
+        name = head.name  # type: ignore[attr-defined]
+        if name == "map_for_destructure" and len(node.args) == 1:
+            return _translate(node.args[0], env, captured)
+        if name == "get" and len(node.args) in (2, 3) and type(node.args[1]) is n.Const:
+            return _column(node.args[1].value, _translate(node.args[0], env, captured),  # type: ignore[attr-defined]
+                           node.args[2] if len(node.args) == 3 else None, env, captured)
+        raise _NotColumn("fn body destructures beyond map keys: not a column expression")
+    if th is not n.BuiltinRef:
+        raise _NotColumn(f"fn body calls {_form_name(head)}: not a column expression")
+    name = head.builtin.qualified  # type: ignore[attr-defined]
+    if name == "get" and len(node.args) in (2, 3) and type(node.args[1]) is n.Const:
+        return _column(node.args[1].value, _translate(node.args[0], env, captured),  # type: ignore[attr-defined]
+                       node.args[2] if len(node.args) == 3 else None, env, captured)
+    if name == "contains?" and len(node.args) == 2:
+        s = _translate(node.args[0], env, captured)
+        if s[0] == "lit" and type(s[1]) is not FSet:
+            raise _NotColumn("fn body calls contains? on a non-set: not a column expression")
+        return ("has", s, _translate(node.args[1], env, captured))
+    op = OPS.get(name)
+    if op is None:
+        raise _NotColumn(f"fn body calls {name}: not a column expression")
+    return ("op", op, *[_translate(x, env, captured) for x in node.args])
+
+
+def _form_name(node: n.Node) -> str:
+    names = {n.If: "if", n.Do: "do", n.Loop: "loop", n.Fn: "a nested fn", n.Case: "case", n.For: "for",
+             n.Try: "try", n.ToolCall: "a tool call", n.VectorLit: "a vector literal", n.MapLit: "a map literal",
+             n.SetLit: "a set literal", n.GlobalRef: "a def'd name", n.DataRef: "data/...", n.Letfn: "letfn"}
+    if type(node) is n.GlobalRef:
+        return f"{node.name} (a def'd name)"  # type: ignore[attr-defined]
+    return names.get(type(node), type(node).__name__.lower())
+
+
+# -- at run time ---------------------------------------------------------------------------
+
+
+def expr_of(f: Any) -> tuple[Any, ...] | str:
+    """The column expression of fn value f with its captured locals bound, or why there is none."""
+    if type(f) is Keyword:
+        return ("col", f, None)
+    e = getattr(f, ATTR, None)
+    if e is None:
+        return f"{_fn_label(f)} is not a fn literal over keyword lookups: not a column expression"
+    if type(e) is str:
+        return e
+    try:
+        return _bind(e, f)
+    except _NotColumn as err:
+        return err.reason
+
+
+def _bind(e: tuple[Any, ...], f: Any) -> tuple[Any, ...]:
+    head = e[0]
+    if head == "cap":
+        code = getattr(f, "__code__", None)
+        cells = getattr(f, "__closure__", None) or ()
+        names = code.co_freevars if code is not None else ()
+        if e[1] in names:
+            value = cells[names.index(e[1])].cell_contents
+            if scalar(value):
+                return ("lit", value)
+            raise _NotColumn("fn body uses a captured local that is not a number, string, keyword, "
+                             "date or set of them: not a column expression")
+        raise _NotColumn("fn body uses a captured local: not a column expression")
+    if head in ("lit", "col", "arg", "where"):
+        return e
+    return (head, *[_bind(x, f) if type(x) is tuple else x for x in e[1:]])
+
+
+def _fn_label(f: Any) -> str:
+    q = getattr(f, "__qualname__", "") or ""
+    if q.startswith("ptc:"):
+        return q[4:] if q[4:] != "fn" else "the fn"
+    return "the fn"
+
+
+def tag(pred: Any, e: tuple[Any, ...] | str) -> Any:
+    """pred, carrying column expression e (what ptc's own predicate builders return)."""
+    try:
+        setattr(pred, ATTR, e)
+    except (AttributeError, TypeError):
+        pass
+    return pred
+
+
+def text(e: tuple[Any, ...]) -> str:
+    """A column expression as PTC-like text, for explain."""
+    from ..printer import pr_str
+
+    head = e[0]
+    if head == "arg":
+        return "%"
+    if head == "col":
+        return pr_str(e[1]) if e[2] is None else f"({pr_str(e[1])} % {pr_str(e[2])})"
+    if head == "lit":
+        return pr_str(e[1])
+    if head == "cap":
+        return e[1]
+    if head == "op":
+        return f"({e[1]} {' '.join(text(x) for x in e[2:])})"
+    if head == "in":
+        return f"({text(e[1])} {text(e[2])})"
+    if head == "has":
+        return f"(contains? {text(e[1])} {text(e[2])})"
+    if head == "where":
+        return "(where " + " ".join(pr_str(x) for x in e[1:] if x is not None) + ")"
+    names = {"all": "all-of", "any": "any-of", "none": "none-of"}
+    return f"({names.get(head, head)} {' '.join(text(x) for x in e[1:])})"

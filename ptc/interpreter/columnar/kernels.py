@@ -1,0 +1,450 @@
+"""Column expressions evaluated with pyarrow.compute, exactly as the row path would, or not at all.
+
+Every function here either returns what calling the fn on each row would give, or raises
+`Fallback` (with the reason) so the caller runs the row path, which then gives its own exact
+result or error. That is how Clojure's semantics are kept without re-implementing them: a nil
+that reaches `>` or `+`, a string compared with `<`, an integer sum that leaves 64 bits, a NaN
+literal, a float compared with an integer beyond 2^53 all fall back. Errors only count where a
+row reaches them: `(and (some? (:a %)) (> (:a %) 1))` never compares the nils it guards
+(each sub-expression is checked under the mask of rows that reach it).
+
+A frame is what an expression's argument is: a pyarrow.Table (the argument is a row) or an
+Array (the argument is one value of a column).
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.types as pt
+
+from ..values import FSet, Keyword, host_key
+
+_EXACT = 1 << 53  # integers a float holds exactly
+
+
+class Fallback(Exception):
+    """The kernel cannot promise the row path's result: run the rows (reason says why)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+# -- kinds: what PTC type a column's cells are ---------------------------------------------
+
+
+def kind(x: Any) -> str:
+    """int, float, str, bool, date, datetime, null or other, for an array or a scalar."""
+    if isinstance(x, (pa.Array, pa.ChunkedArray)):
+        t = x.type
+        if pt.is_integer(t):
+            return "int"
+        if pt.is_floating(t) and not pt.is_float16(t):
+            return "float"
+        if pt.is_string(t) or pt.is_large_string(t):
+            return "str"
+        if pt.is_boolean(t):
+            return "bool"
+        if pt.is_date(t):
+            return "date"
+        if pt.is_null(t):
+            return "null"
+        return "other"
+    if x is None:
+        return "null"
+    t = type(x)
+    if t is bool:
+        return "bool"
+    if t is int:
+        return "int"
+    if t is float:
+        return "float"
+    if t is str:
+        return "str"
+    if t is datetime.date:
+        return "date"
+    if t is Keyword:
+        return "kw"
+    return "other"
+
+
+def is_array(x: Any) -> bool:
+    return isinstance(x, (pa.Array, pa.ChunkedArray))
+
+
+def column(table: pa.Table, key: Any) -> Any:
+    """The column PTC key `key` names (the JSON key rule: a keyword name is a keyword), or None."""
+    for i, name in enumerate(table.column_names):
+        if host_key(name) == key and type(host_key(name)) is type(key):
+            col = table.column(i)
+            if pt.is_dictionary(col.type):
+                col = col.cast(col.type.value_type)
+            if pt.is_decimal(col.type):
+                raise Fallback(f"column {name} holds decimals")
+            return col
+    return None
+
+
+def _n(frame: Any) -> int:
+    return frame.num_rows if isinstance(frame, pa.Table) else len(frame)
+
+
+def _reached(cond: Any, reach: Any) -> bool:
+    """Whether cond (a boolean array, nulls false) holds for any row that reach lets through."""
+    if reach is not None:
+        cond = pc.and_kleene(cond, reach)
+    return bool(pc.any(cond.fill_null(False) if cond.null_count else cond).as_py())
+
+
+def _nulls_reached(x: Any, reach: Any) -> bool:
+    return is_array(x) and x.null_count > 0 and _reached(pc.is_null(x), reach)
+
+
+# -- values ---------------------------------------------------------------------------------
+
+
+def value(e: tuple[Any, ...], frame: Any, reach: Any = None) -> Any:
+    """e's value on every row of frame: an Array (a column) or a Python scalar (the same for all)."""
+    head = e[0]
+    if head == "lit":
+        if type(e[1]) is float and e[1] != e[1]:
+            raise Fallback("a NaN constant")
+        return e[1]
+    if head == "col":
+        if not isinstance(frame, pa.Table):
+            raise Fallback("a key looked up on a value that is not a row")
+        col = column(frame, e[1])
+        return e[2] if col is None else col
+    if head == "arg":
+        if isinstance(frame, pa.Table):
+            raise Fallback("the whole row is used as a value")
+        return frame
+    if head == "op":
+        return _op(e[1], e[2:], frame, reach)
+    if head in ("and", "or", "in", "has", "where", "all", "any", "none"):
+        return truth(e, frame, reach)  # a boolean where only truth matters is handled by the caller
+    raise Fallback(f"{head} is not computed by kernels")
+
+
+def _numeric(x: Any, reach: Any, op: str) -> str:
+    k = kind(x)
+    if k not in ("int", "float"):
+        if is_array(x) and k == "null" and not _reached(pc.is_null(x), reach):
+            return "int"
+        raise Fallback(f"{op} on a {k} value (the row path raises)")
+    if _nulls_reached(x, reach):
+        raise Fallback(f"a nil reaches {op} (the row path raises)")
+    return k
+
+
+def _mixed_exact(a: Any, ka: str, b: Any, kb: str) -> None:
+    """An int compared or combined with a float must convert exactly (|x| < 2^53)."""
+    if {ka, kb} != {"int", "float"}:
+        return
+    x = a if ka == "int" else b
+    if is_array(x):
+        if len(x) and x.null_count < len(x):
+            mm = pc.min_max(x)
+            lo, hi = mm["min"].as_py(), mm["max"].as_py()
+            if lo is not None and (abs(lo) >= _EXACT or abs(hi) >= _EXACT):
+                raise Fallback("an integer beyond 2^53 meets a float")
+    elif abs(x) >= _EXACT:
+        raise Fallback("an integer beyond 2^53 meets a float")
+
+
+_ARITH = {"+": ("add_checked", "add"), "-": ("subtract_checked", "subtract"),
+          "*": ("multiply_checked", "multiply")}
+_CMP = {"<": pc.less, ">": pc.greater, "<=": pc.less_equal, ">=": pc.greater_equal}
+
+
+def _op(name: str, args: tuple[Any, ...], frame: Any, reach: Any) -> Any:
+    if name in ("not", "nil?", "some?"):
+        if len(args) != 1:
+            raise Fallback(f"{name} with {len(args)} arguments")
+        if name == "not":
+            return pc.invert(truth(args[0], frame, reach))
+        x = value(args[0], frame, reach)
+        if not is_array(x):
+            return (x is None) is (name == "nil?")
+        return pc.is_null(x) if name == "nil?" else pc.is_valid(x)
+    if name in ("=", "not="):
+        if len(args) != 2:
+            raise Fallback(f"{name} with {len(args)} arguments")
+        if args[0] == args[1]:
+            raise Fallback(f"{name} of an expression with itself")
+        r = equal(value(args[0], frame, reach), value(args[1], frame, reach))
+        if name == "not=":
+            return pc.invert(r) if is_array(r) else not r
+        return r
+    if name in _CMP:
+        if len(args) != 2:
+            raise Fallback(f"{name} with {len(args)} arguments")
+        a, b = (value(x, frame, reach) for x in args)
+        ka, kb = _numeric(a, reach, name), _numeric(b, reach, name)
+        _mixed_exact(a, ka, b, kb)
+        if not is_array(a) and not is_array(b):
+            raise Fallback("a comparison of constants")
+        r = _CMP[name](a, b)
+        return r.fill_null(False) if r.null_count else r
+    if name in ("inc", "dec"):
+        if len(args) != 1:
+            raise Fallback(f"{name} with {len(args)} arguments")
+        return _arith("+" if name == "inc" else "-", value(args[0], frame, reach), 1, reach)
+    if name in _ARITH:
+        vals = [value(x, frame, reach) for x in args]
+        if not vals:
+            return 0 if name == "+" else 1
+        if len(vals) == 1:
+            if name == "-":
+                return _arith("-", 0, vals[0], reach)
+            _numeric(vals[0], reach, name)
+            return vals[0]
+        acc = vals[0]
+        for x in vals[1:]:
+            acc = _arith(name, acc, x, reach)
+        return acc
+    if name in ("starts-with?", "ends-with?", "includes?"):
+        if len(args) != 2:
+            raise Fallback(f"{name} with {len(args)} arguments")
+        s, sub = (value(x, frame, reach) for x in args)
+        if is_array(sub) or type(sub) is not str:
+            raise Fallback(f"str/{name} with a pattern that is not a constant string")
+        if not is_array(s) or kind(s) != "str":
+            if is_array(s) and len(s) == 0:
+                return pa.array([], pa.bool_())
+            raise Fallback(f"str/{name} on a non-string column (the row path raises)")
+        if _nulls_reached(s, reach):
+            raise Fallback(f"a nil reaches str/{name} (the row path raises)")
+        f = {"starts-with?": pc.starts_with, "ends-with?": pc.ends_with, "includes?": pc.match_substring}[name]
+        r = f(s, pattern=sub)
+        return r.fill_null(False) if r.null_count else r
+    raise Fallback(f"{name} is not computed by kernels")
+
+
+def _arith(name: str, a: Any, b: Any, reach: Any) -> Any:
+    ka, kb = _numeric(a, reach, name), _numeric(b, reach, name)
+    _mixed_exact(a, ka, b, kb)
+    if not is_array(a) and not is_array(b):
+        raise Fallback("arithmetic on constants")
+    checked, plain = _ARITH[name]
+    if ka == "int" and kb == "int":
+        try:
+            return getattr(pc, checked)(a, b)
+        except pa.ArrowInvalid:
+            raise Fallback(f"{name} leaves 64-bit integers (the row path makes a big integer)") from None
+    if ka == "int" and is_array(a):
+        a = a.cast(pa.float64())
+    if kb == "int" and is_array(b):
+        b = b.cast(pa.float64())
+    return getattr(pc, plain)(a if is_array(a) else float(a), b if is_array(b) else float(b))
+
+
+_EQ_KINDS = frozenset({"int", "float", "str", "bool", "date"})
+
+
+def equal(a: Any, b: Any) -> Any:
+    """Clojure = of two values (arrays or scalars): nil equals nil, 1 and 1.0 differ."""
+    if not is_array(a) and not is_array(b):
+        raise Fallback("= of constants")
+    if not is_array(a):
+        a, b = b, a
+    ka, kb = kind(a), kind(b)
+    if ka == "other" or kb == "other":
+        raise Fallback(f"= on a column of type {a.type if ka == 'other' else b.type}")
+    if not is_array(b):
+        if b is None:
+            return pc.is_null(a)
+        if ka != kb or ka not in _EQ_KINDS or (kb == "date" and type(b) is not datetime.date):
+            return _all_n(len(a), False)
+        r = pc.equal(a, b)
+        return r.fill_null(False) if r.null_count else r
+    both_null = pc.and_(pc.is_null(a), pc.is_null(b))
+    if ka != kb or ka not in _EQ_KINDS:
+        if "null" not in (ka, kb) and (ka not in _EQ_KINDS or kb not in _EQ_KINDS):
+            raise Fallback("= of columns of other types")
+        return both_null
+    r = pc.equal(a, b)
+    return pc.or_(r.fill_null(False) if r.null_count else r, both_null)
+
+
+# -- truth: which rows a predicate keeps ----------------------------------------------------
+
+
+def truth(e: tuple[Any, ...], frame: Any, reach: Any = None) -> Any:
+    """A boolean array (no nulls): whether e's value is truthy (not nil, not false) on each row."""
+    head = e[0]
+    n = _n(frame)
+    if head in ("and", "all", "or", "any", "none"):
+        conj = head in ("and", "all")
+        items = e[1:]
+        if not items:
+            return _all_n(n, conj or head == "none")
+        acc = None
+        cur = reach
+        for item in items:
+            t = truth(item, frame, cur)
+            acc = t if acc is None else (pc.and_(acc, t) if conj else pc.or_(acc, t))
+            gate = acc if conj else pc.invert(acc)
+            cur = gate if reach is None else pc.and_(reach, gate)
+        return pc.invert(acc) if head == "none" else acc
+    if head == "in" or head == "has":
+        return _member(e, frame, reach)
+    if head == "where":
+        return _where(e, frame, reach)
+    x = value(e, frame, reach)
+    if not is_array(x):
+        return _all_n(n, x is not None and x is not False)
+    return truthy(x)
+
+
+def truthy(x: Any) -> Any:
+    """Whether each value of array x is truthy (Clojure: all but nil and false)."""
+    if kind(x) == "bool":
+        return x.fill_null(False) if x.null_count else x
+    return pc.is_valid(x)
+
+
+def _all_n(n: int, flag: bool) -> Any:
+    return pa.array(bytes([flag]) * n, pa.uint8()).cast(pa.bool_()) if n else pa.array([], pa.bool_())
+
+
+def _members(s: Any, k: str, by_value: bool) -> list[Any]:
+    """The members of set s that equal a value of kind k (numbers compare by value in ptc's
+    sets as in `where`), or Fallback when a member's match is not certain."""
+    out = []
+    for m in s:
+        km = kind(m)
+        if km == "other" or (km == "float" and m != m):
+            raise Fallback("a set holding values kernels do not compare")
+        if k in ("int", "float") and km in ("int", "float"):
+            if not by_value and km != k:
+                continue
+            if k == "int":
+                if km == "float" and not m.is_integer():
+                    continue
+                out.append(int(m))
+            else:
+                if km == "int" and abs(m) >= _EXACT:
+                    raise Fallback("an integer beyond 2^53 in a set")
+                out.append(float(m))
+        elif k in ("int", "float") and km == "bool" or k == "bool" and km in ("int", "float"):
+            raise Fallback("a set mixing booleans and numbers")
+        elif km == k:
+            out.append(m)
+    return out
+
+
+def _member(e: tuple[Any, ...], frame: Any, reach: Any) -> Any:
+    s = value(e[1], frame, reach)
+    x = value(e[2], frame, reach)
+    if type(s) is not FSet or not is_array(x):
+        raise Fallback("set membership of something other than a column in a constant set")
+    k = kind(x)
+    if k in ("other",):
+        raise Fallback(f"set membership on a column of type {x.type}")
+    members = _members(s, k, by_value=True) if k != "null" else []
+    if members:
+        r = pc.is_in(x, value_set=pa.array(members, type=x.type))
+        r = r.fill_null(False) if r.null_count else r
+    else:
+        r = _all_n(len(x), False)
+    if e[0] == "has":  # contains?: a nil cell is in a set holding nil
+        if None in s and x.null_count:
+            r = pc.or_(r, pc.is_null(x))
+        return r
+    if k == "bool":  # (#{false} x) gives false: a miss for filter
+        r = pc.and_(r, x.fill_null(False))
+    return r
+
+
+# -- where: ptc's row predicates ---------------------------------------------------------
+
+
+def _where(e: tuple[Any, ...], frame: Any, reach: Any) -> Any:
+    _, key, op, v = e
+    if not isinstance(frame, pa.Table):
+        raise Fallback("where on values that are not rows")
+    if type(key) is not Keyword and type(key) is not str:
+        raise Fallback("where with a key path or a function key")
+    x = column(frame, key)
+    if x is None:
+        x = pa.nulls(frame.num_rows)
+    if op is None:
+        return truthy(x)
+    from ..lib.ptc_aggregates import _op_name
+
+    name = _op_name(op)
+    if name is None:
+        raise Fallback("where with a custom operator function")
+    k = kind(x)
+    if k == "other":
+        raise Fallback(f"where on a column of type {x.type}")
+    if name in ("=", "not="):
+        r = _where_eq(x, k, v)
+        return pc.invert(r) if name == "not=" else r
+    if name in ("<", ">", "<=", ">="):
+        if v is None:
+            return _all_n(len(x), False)
+        kv = kind(v)
+        if kv in ("int", "float") and k in ("int", "float"):
+            _mixed_exact(x, k, v, kv)
+        elif not (kv == "str" and k == "str") and not (k == "null"):
+            raise Fallback("where compares values that are not both numbers or both strings")
+        if k == "null":
+            return _all_n(len(x), False)
+        r = _CMP[name](x, v)
+        return r.fill_null(False) if r.null_count else r
+    if name in ("in", "not-in"):
+        if type(v) is not FSet:
+            raise Fallback("where :in with a collection that is not a constant set")
+        if any(type(m) is Keyword for m in v) and k == "str":
+            raise Fallback("where :in with keywords against a string column")
+        members = _members(v, k, by_value=True) if k not in ("null",) else []
+        if members:
+            r = pc.is_in(x, value_set=pa.array(members, type=x.type))
+            r = r.fill_null(False) if r.null_count else r
+        else:
+            r = _all_n(len(x), False)
+        if None in v:
+            r = pc.or_(r, pc.is_null(x))
+        return pc.invert(r) if name == "not-in" else r
+    if name in ("starts-with", "ends-with", "contains"):
+        if type(v) is not str or k not in ("str", "null"):
+            raise Fallback(f"where :{name} on a column that is not strings")
+        if k == "null":
+            return _all_n(len(x), False)
+        f = {"starts-with": pc.starts_with, "ends-with": pc.ends_with, "contains": pc.match_substring}[name]
+        r = f(x, pattern=v)
+        return r.fill_null(False) if r.null_count else r
+    raise Fallback(f"where :{name} is not computed by kernels")
+
+
+def _where_eq(x: Any, k: str, v: Any) -> Any:
+    """where's =: Clojure = except that numbers compare by value (1 matches 1.0)."""
+    kv = kind(v)
+    if v is None:
+        return pc.is_null(x)
+    if kv == "kw":
+        if k == "str":
+            raise Fallback("where := with a keyword against a string column")
+        return _all_n(len(x), False)
+    if kv in ("int", "float") and k in ("int", "float"):
+        if kv == "float" and v != v:
+            raise Fallback("where with a NaN value")
+        members = _members(FSet([v]), k, by_value=True)
+        if not members:
+            return _all_n(len(x), False)
+        r = pc.equal(x, members[0])
+        return r.fill_null(False) if r.null_count else r
+    if kv == "bool" and k in ("int", "float") or kv in ("int", "float") and k == "bool":
+        raise Fallback("where compares booleans with numbers")
+    if kv != k or kv not in _EQ_KINDS:
+        if kv == "other" or (kv == "date" and type(v) is not datetime.date):
+            raise Fallback("where := with a value kernels do not compare")
+        return _all_n(len(x), False)
+    r = pc.equal(x, v)
+    return r.fill_null(False) if r.null_count else r

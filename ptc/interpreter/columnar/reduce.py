@@ -1,0 +1,199 @@
+"""Whole-column kernels: sums, per-key aggregates, groups, counts, distinct values, sort orders.
+
+Same rule as kernels.py: the row path's exact result, or `Fallback`. Float sums add left to
+right as `+` does (a cumulative sum, never pairwise or compensated), integer sums are exact
+or fall back before 64 bits could overflow, groups and counts keep first-seen order (Arrow's
+dictionary encoding numbers values as they first appear), sorts are stable.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .. import context
+from .kernels import Fallback, column, kind, value
+
+_SEQUENTIAL_SUM = sys.version_info < (3, 12)  # Python's sum() compensates float rounding from 3.12
+
+
+def _flat(x: Any) -> Any:
+    return x.combine_chunks() if isinstance(x, pa.ChunkedArray) else x
+
+
+def _numbers(x: Any, who: str) -> str:
+    k = kind(x)
+    if k not in ("int", "float"):
+        raise Fallback(f"{who} over {k} values (the row path raises)")
+    return k
+
+
+def _int_sum(x: Any) -> int:
+    """The exact sum of an int column (no nulls), or Fallback if 64 bits might overflow."""
+    if len(x) == 0:
+        return 0
+    mm = pc.min_max(x)
+    bound = max(abs(mm["min"].as_py()), abs(mm["max"].as_py()))
+    if bound * len(x) >= 1 << 63:
+        raise Fallback("an integer sum that may leave 64 bits")
+    return int(pc.sum(x).as_py())
+
+
+def _float_sum(x: Any, start: float | None) -> float:
+    """start + x0 + x1 + ... added left to right (x0 + x1 + ... when start is None)."""
+    vals = _flat(x).to_numpy(zero_copy_only=False).astype(np.float64, copy=False)
+    if start is not None:
+        vals = np.concatenate([np.array([start], np.float64), vals])
+    if len(vals) == 0:
+        raise Fallback("an empty float sum")
+    return float(np.cumsum(vals)[-1])
+
+
+def plus(x: Any, init: Any) -> Any:
+    """(reduce + x) or (reduce + init x) over a column, as the row path adds."""
+    no_init = init is _NO_INIT
+    if len(x) == 0:
+        return 0 if no_init else init
+    k = _numbers(x, "+")
+    if x.null_count:
+        raise Fallback("a nil reaches + (the row path raises)")
+    if not no_init and type(init) not in (int, float):
+        raise Fallback("reduce + with an init that is not a number")
+    if k == "int":
+        s = _int_sum(x)
+        if no_init or type(init) is int:
+            return context.check_int(s + (0 if no_init else init))
+        if abs(s) >= 1 << 53 or pc.max(pc.abs(x)).as_py() >= 1 << 53:
+            raise Fallback("integers beyond 2^53 added to a float")
+        vals = _flat(x).to_numpy(zero_copy_only=False).astype(np.float64)
+        return float(np.cumsum(np.concatenate([np.array([init], np.float64), vals]))[-1])
+    if not no_init and type(init) is int and abs(init) >= 1 << 53:
+        raise Fallback("an integer beyond 2^53 added to floats")
+    return _float_sum(x, None if no_init else float(init))
+
+
+class _NoInit:
+    pass
+
+
+_NO_INIT: Any = _NoInit()
+NO_INIT = _NO_INIT
+
+
+def by_key(who: str, table: pa.Table, key: Any) -> Any:
+    """sum-by / avg-by / min-by / max-by / pluck of a column key over the table's rows."""
+    from ..values import vec
+    from .dispatch import _table_type, _values
+
+    x = column(table, key)
+    n = table.num_rows
+    if who == "pluck":
+        return vec([None] * n if x is None else _values(x))
+    if x is None or x.null_count == len(x):
+        return 0 if who == "sum-by" else None
+    valid = x.drop_null() if x.null_count else x
+    if who in ("sum-by", "avg-by"):
+        k = _numbers(valid, who)
+        if k == "int":
+            total: Any = context.check_int(_int_sum(valid)) if who == "sum-by" else _int_sum(valid)
+        elif _SEQUENTIAL_SUM:
+            total = _float_sum(valid, 0.0)
+        else:
+            total = sum(_values(valid))
+        if who == "sum-by":
+            return total
+        return float(total) / len(valid)
+    k = kind(valid)
+    if k not in ("int", "float", "str"):
+        raise Fallback(f"{who} over {k} keys")
+    if k == "float" and pc.any(pc.is_nan(valid)).as_py():
+        raise Fallback(f"{who} over keys holding NaN")
+    target = pc.max(valid) if who == "max-by" else pc.min(valid)
+    i = pc.index(x, target).as_py()
+    return _table_type()(table)[i]
+
+
+def _codes(x: Any, who: str) -> tuple[np.ndarray, Any]:
+    """Each value's group number (in order of first appearance) and the groups' values."""
+    k = kind(x)
+    if k not in ("int", "str", "bool", "date", "null"):
+        raise Fallback(f"{who} by {k} values")
+    enc = pc.dictionary_encode(_flat(x), null_encoding="encode")
+    return enc.indices.to_numpy(zero_copy_only=False), enc.dictionary
+
+
+def groups(table: pa.Table, e: tuple[Any, ...]) -> dict[Any, Any]:
+    """(group-by key-expr table) as {key: Table of its rows}, keys in first-seen order."""
+    from .dispatch import _table_type, _values
+
+    x = value(e, table)
+    if not isinstance(x, (pa.Array, pa.ChunkedArray)):
+        raise Fallback("a group key that is the same for every row")
+    Table = _table_type()
+    if len(x) == 0:
+        return {}
+    codes, keys = _codes(x, "group-by")
+    order = np.argsort(codes, kind="stable")
+    sizes = np.bincount(codes, minlength=len(keys))
+    ordered = table.take(pa.array(order))
+    out: dict[Any, Any] = {}
+    start = 0
+    for key, size in zip(_values(keys), sizes.tolist()):
+        out[key] = Table(ordered.slice(start, size))
+        start += size
+    return out
+
+
+def value_counts(x: Any) -> dict[Any, int]:
+    """(frequencies column) as {value: count} in first-seen order."""
+    from .dispatch import _values
+
+    if len(x) == 0:
+        return {}
+    codes, keys = _codes(x, "frequencies")
+    sizes = np.bincount(codes, minlength=len(keys))
+    return dict(zip(_values(keys), sizes.tolist()))
+
+
+def unique(x: Any) -> Any:
+    """(distinct column): first occurrences, in order."""
+    k = kind(x)
+    if k not in ("int", "str", "bool", "date", "null"):
+        raise Fallback(f"distinct over {k} values")
+    return pc.unique(_flat(x))
+
+
+def sort_indices(table: pa.Table, e: tuple[Any, ...], comp: Any) -> Any:
+    """The stable order of (sort-by key-expr [comp] table): comp absent (compare), < or >."""
+    x = value(e, table)
+    if not isinstance(x, (pa.Array, pa.ChunkedArray)):
+        raise Fallback("a sort key that is the same for every row")
+    name = None if comp is None else (getattr(comp, "__qualname__", "") or "")[4:]
+    if name not in (None, "<", ">"):
+        raise Fallback("sort-by with a comparator other than < or >")
+    k = kind(x)
+    if name is None:
+        if k not in ("int", "float", "str", "null"):
+            raise Fallback(f"sort-by over {k} keys")
+    elif k not in ("int", "float") or x.null_count:
+        raise Fallback(f"{name} over {k} keys or nils (the row path raises)")
+    if k == "float" and pc.any(pc.is_nan(x)).as_py():
+        raise Fallback("sort-by over keys holding NaN")
+    return pc.sort_indices(pa.table({"k": x}), sort_keys=[("k", "descending" if name == ">" else "ascending")],
+                           null_placement="at_start")
+
+
+def extreme(x: Any, name: str) -> Any:
+    """(apply max column) / (apply min column)."""
+    if len(x) == 0:
+        raise Fallback(f"{name} of no values (the row path raises)")
+    k = _numbers(x, name)
+    if x.null_count:
+        raise Fallback(f"a nil reaches {name} (the row path raises)")
+    if k == "float" and (pc.any(pc.is_nan(x)).as_py() or pc.any(pc.equal(x, 0.0)).as_py()):
+        raise Fallback(f"{name} over floats holding NaN or zeros")
+    return (pc.max(x) if name == "max" else pc.min(x)).as_py()
