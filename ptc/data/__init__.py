@@ -1,0 +1,1 @@
+"""Tables in and out: host data sources (files, DataFrames, Arrow, DuckDB) as PTC data."""
