@@ -20,6 +20,7 @@ from . import values as v
 from .patterns import (CountedLoop, GroupedFold, counted_loop, grouped_fold, inlinable, integer_accumulators,
                        recurs_to, stage_of, transient_update, walk)
 from .columnar.expr import ATTR as COLUMN_ATTR
+from .columnar.dispatch import columnar
 from .columnar.expr import of_fn_node as column_expr
 from .registry import Builtin
 
@@ -505,8 +506,9 @@ class Compiler:
             else:
                 fv = self.fn(f) if type(f) is n.Fn else self.const(f.value)  # type: ignore[arg-type,attr-defined]
             slow = f"{self.builtin(call.fn.builtin)}({self.mark(call)}{fv}, {slow})"  # type: ignore[attr-defined]
+        rows = self._rows_only(stages[0][1], src)
         if eager:
-            return f"({'_vec' if vector else '_plist'}({comp}) if type({src} := {evaluated[-1]}) in _SEQ_OK else {slow})"
+            return f"({'_vec' if vector else '_plist'}({comp}) if type({src} := {evaluated[-1]}) in _SEQ_OK{rows} else {slow})"
         # Lazy: the comprehension over one chunk, in a function made with the values it uses
         # (as a fn literal captures them), applied to each chunk when the seq is realized.
         caps = list(dict.fromkeys(fn_text.get(id(f)) or c for _, f, _ in stages
@@ -516,7 +518,7 @@ class Compiler:
                                Line(1, f"def _fz({chunk}):", -1), Line(2, f"return {comp}", self.pos(node)),
                                Line(1, "return _fz", -1)])
         lazy = f"_fused_seq({factory}({', '.join(caps)}), {src})"
-        return f"({lazy} if type({src} := {evaluated[-1]}) in _SEQ_OK else {slow})"
+        return f"({lazy} if type({src} := {evaluated[-1]}) in _SEQ_OK{rows} else {slow})"
 
     def grouped(self, node: n.Call, g: GroupedFold, fn: _Func) -> str:
         """`(update-vals (group-by k coll) (fn [g] (reduce f (map h g))))` and the like in one
@@ -534,7 +536,7 @@ class Compiler:
             fn_text[id(f)] = t
         r, acc, src, chunk, x, k, cell, a, is_dict = (fn.tmp() for _ in range(9))
         fn.emit(f"{acc} = {{}}")  # key -> [accumulator], in the order keys first appear
-        fn.emit(f"if type({src} := {evaluated[-1]}) in _FUSE_REAL:", node)
+        fn.emit(f"if type({src} := {evaluated[-1]}) in _FUSE_REAL{self._rows_only(g.key, src)}:", node)
         with fn.block():
             fn.emit(f"for {chunk} in _chunks({src}):")
             with fn.block():
@@ -588,6 +590,14 @@ class Compiler:
             grouping = f"{self.builtin(g.group_by.fn.builtin)}({self.mark(g.group_by)}{key_fn}, {src})"  # type: ignore[attr-defined]
             fn.emit(f"{r} = {self.builtin(node.fn.builtin)}({self.mark(node)}{grouping}, {self.fn(g.fn)})", node)  # type: ignore[attr-defined]
         return r
+
+    def _rows_only(self, f: n.Node, src: str) -> str:
+        """The extra test a fused row loop needs when its first fn has a column expression: a
+        columnar src (a table...) goes to the builtins instead, which run it as a kernel."""
+        if (type(f) is n.Const and type(f.value) is v.Keyword  # type: ignore[attr-defined]
+                or type(f) is n.Fn and type(column_expr(f)) is tuple):
+            return f" and not {self._table(columnar)}({src})"
+        return ""
 
     def _apply(self, f: n.Node, item: str, fn: _Func, fn_text: dict[int, str]) -> str:
         """The value of one-argument fn f on item, as an expression (statements emitted first)."""

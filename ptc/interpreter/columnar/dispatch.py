@@ -80,7 +80,9 @@ def column_of(coll: Any) -> Any:
 
 def columnar(coll: Any) -> bool:
     """Whether coll has a columnar form (what fused row loops leave to the builtins)."""
-    return type(coll) is LazySeq and (type(coll._src) is ColumnSource or rows_of(coll) is not None)
+    if type(coll) is LazySeq:
+        return type(coll._src) is ColumnSource or rows_of(coll) is not None
+    return rows_of(coll) is not None
 
 
 def rows_seq(table: Any) -> LazySeq:
@@ -297,3 +299,14 @@ def extreme(f: Any, coll: Any) -> Any:
         return ex(arr, name)
 
     return _run(f"apply {name}", ("arg",), kernel)
+
+
+def combined(head: str, preds: tuple[Any, ...]) -> tuple[Any, ...] | str:
+    """The column expression of (all-of p ...) / (any-of ...) / (none-of ...), or why none."""
+    parts = []
+    for p in preds:
+        e = expr_of(p)
+        if type(e) is str:
+            return e
+        parts.append(e)
+    return (head, *parts)

@@ -183,8 +183,7 @@ def sort_indices(table: pa.Table, e: tuple[Any, ...], comp: Any) -> Any:
         raise Fallback(f"{name} over {k} keys or nils (the row path raises)")
     if k == "float" and pc.any(pc.is_nan(x)).as_py():
         raise Fallback("sort-by over keys holding NaN")
-    return pc.sort_indices(pa.table({"k": x}), sort_keys=[("k", "descending" if name == ">" else "ascending")],
-                           null_placement="at_start")
+    return pc.sort_indices(pa.table({"k": x}), sort_keys=[("k", "descending" if name == ">" else "ascending", "at_start")])
 
 
 def extreme(x: Any, name: str) -> Any:

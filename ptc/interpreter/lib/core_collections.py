@@ -61,6 +61,7 @@ from ..values import (
     SET_TYPES,
     VECTOR_TYPES,
 )
+from ..columnar import dispatch as _col
 from ..table import Row, Table
 from ..values import assoc as _massoc
 from ..values import dissoc as _mdissoc
@@ -770,6 +771,8 @@ def zipmap(ks: Any, vs: Any) -> Any:
          doc="The number of items in coll (characters of a string, entries of a map); nil counts 0.",
          ex=(("(count [1 2 3])", "3"), ("(count {:a 1})", "1"), ("(count \"abc\")", "3"), ("(count nil)", "0")))
 def count(coll: Any) -> int:
+    if type(coll) is LazySeq and (r := _col.count(coll)) is not _col.NO:
+        return r  # type: ignore[no-any-return]
     return _count(coll)
 
 
@@ -1083,7 +1086,9 @@ def _guard_key(k: Any) -> Any:
          doc="A map from each distinct item of coll to the number of times it occurs.",
          ex=(("(frequencies [:a :b :a])", "{:a 2, :b 1}"),))
 def frequencies(coll: Any) -> Any:
-    c = Counter(map(_guard_key, iter_all(coll, "frequencies")))
+    c = _col.counts(coll)
+    if c is _col.NO:
+        c = Counter(map(_guard_key, iter_all(coll, "frequencies")))
     n = len(c)
     if n <= SMALL:
         return FMap(c)
@@ -1098,7 +1103,9 @@ def frequencies(coll: Any) -> Any:
 def group_by(f: Any, coll: Any) -> Any:
     f = as_fn(f, "group-by")
     d: defaultdict[Any, list[Any]] = defaultdict(list)
-    if type(f) is Keyword and type(coll) in _INDEXED:
+    if (g := _col.grouped(f, coll)) is not _col.NO:
+        d = g
+    elif type(f) is Keyword and type(coll) in _INDEXED:
         from .core_sequences import kw_values
 
         keys = kw_values(f, coll)

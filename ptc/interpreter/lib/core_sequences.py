@@ -27,6 +27,7 @@ from .. import context
 from ..errors import runtime_error
 from ..lazy import CHUNK, Chunks, Ints, Items, Mapped, chunks_of as _chunks_of, source_of, unbounded, view
 from ..registry import builtin
+from ..columnar import dispatch as _col
 from ..table import Table
 from ..values import (
     as_key,
@@ -231,6 +232,8 @@ def map_(f: Any, *colls: Any) -> Any:
         return map_xf(f)
     f = as_fn(f, "map")
     if len(colls) == 1:
+        if (r := _col.mapped(f, colls[0], "map")) is not _col.NO:
+            return r
         return _chunked(colls[0], _mapper(f), "map")
     its = [iter_seq(c, "map") for c in colls]  # several colls: item by item, as in Clojure
     return _lazy(_pymap(f, *its), all(unbounded(c) for c in colls))
@@ -242,6 +245,8 @@ def map_(f: Any, *colls: Any) -> Any:
 def mapv(f: Any, coll: Any, *colls: Any) -> Any:
     f = as_fn(f, "mapv")
     if not colls:
+        if (r := _col.mapped(f, coll, "mapv")) is not _col.NO:
+            return vec(r.items())
         return vec(_map_realized(f, _items(coll, "mapv")))
     its = [iter_seq(c, "mapv") for c in (coll, *colls)]
     return vec(_realize(_pymap(f, *its)))
@@ -270,6 +275,8 @@ def _selector(pred: Any, who: str, want: bool) -> Callable[[list[Any]], list[Any
 def filter_(pred: Any, coll: Any = _NO) -> Any:
     if coll is _NO:
         return filter_xf(pred)
+    if (r := _col.select(pred, coll, True, "filter")) is not _col.NO:
+        return r
     return _chunked(coll, _selector(pred, "filter", True), "filter")
 
 
@@ -288,6 +295,8 @@ def filterv(pred: Any, coll: Any) -> Any:
 def remove(pred: Any, coll: Any = _NO) -> Any:
     if coll is _NO:
         return remove_xf(pred)
+    if (r := _col.select(pred, coll, False, "remove")) is not _col.NO:
+        return r
     return _chunked(coll, _selector(pred, "remove", False), "remove")
 
 
@@ -319,6 +328,8 @@ def keep_indexed(f: Any, coll: Any = _NO) -> Any:
 def reduce_(f: Any, a: Any, b: Any = _NO) -> Any:
     f = as_fn(f, "reduce")
     if f is _plus_fn():
+        if (r := _col.summed(_col.NO if b is _NO else a, a if b is _NO else b)) is not _col.NO:
+            return r
         r = _sum_fast(a, b)
         if r is not _NO:
             return r
@@ -912,6 +923,8 @@ def flatten(x: Any) -> Any:
 def distinct(coll: Any = _NO) -> Any:
     if coll is _NO:
         return distinct_xf()
+    if (r := _col.distinct(coll)) is not _col.NO:
+        return r
 
     def gen(it: Iterable[Any]) -> Iterator[Any]:
         seen: set[Any] = set()
@@ -1073,6 +1086,8 @@ def sort_by(keyfn: Any, a: Any, b: Any = _NO) -> PList:
     keyfn = as_fn(keyfn, "sort-by")
     if type(coll) is Table:  # sorting builds a collection as large as the table
         context.check_size(len(coll), "sort-by")
+    if (r := _col.sorted_by(keyfn, None if comp is _NO else comp, coll)) is not _col.NO:
+        return r  # type: ignore[no-any-return]
     items = _items(coll, "sort-by")
     keys = kw_values(keyfn, items) if type(keyfn) is Keyword else list(_pymap(keyfn, items))
     return _sorted(list(items), keys, comp, "sort-by")
@@ -1136,6 +1151,8 @@ def apply_(f: Any, *args: Any) -> Any:
                             hint="(apply f coll) calls f with the items of coll as arguments")
     f = as_fn(f, "apply")
     last = args[-1]
+    if len(args) == 1 and (r := _col.extreme(f, last)) is not _col.NO:
+        return r
     t = type(last)
     if t in _REAL:
         rest = last

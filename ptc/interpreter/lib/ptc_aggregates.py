@@ -30,6 +30,8 @@ from typing import Any, Callable
 
 from .. import context
 from ..errors import PTCError, runtime_error
+from ..columnar import dispatch as _col
+from ..columnar.expr import tag as _tag
 from ..registry import builtin
 from ..table import Table
 from ..values import (
@@ -112,6 +114,8 @@ def _numbers(vals: list[Any], who: str) -> list[Any]:
          ex=(("(sum-by :amount [{:amount 10} {:amount 5} {:amount nil}])", "15"),
              ("(sum-by :x [])", "0"), ("(sum-by :price [{:price 1.5} {:price 2}])", "3.5")))
 def sum_by(key: Any, coll: Any) -> Any:
+    if (r := _col.by_key(key, coll, "sum-by")) is not _col.NO:
+        return r
     vals = _numbers(_values(key, _rows(coll, "sum-by"), "sum-by"), "sum-by")
     total = sum(vals)
     if type(total) is int:
@@ -123,6 +127,8 @@ def sum_by(key: Any, coll: Any) -> Any:
          doc="PTC: the mean (a float) of the non-nil (key row) values, or nil if there are none.",
          ex=(("(avg-by :score [{:score 1} {:score 2} {:score nil}])", "1.5"), ("(avg-by :score [])", "nil")))
 def avg_by(key: Any, coll: Any) -> Any:
+    if (r := _col.by_key(key, coll, "avg-by")) is not _col.NO:
+        return r
     vals = _numbers(_values(key, _rows(coll, "avg-by"), "avg-by"), "avg-by")
     if not vals:
         return None
@@ -165,6 +171,8 @@ def _extreme_row(key: Any, coll: Any, who: str, largest: bool) -> Any:
          ex=(("(min-by :price [{:id 1 :price 5} {:id 2 :price 3}])", "{:id 2, :price 3}"),
              ("(min-by :price [])", "nil")))
 def min_by(key: Any, coll: Any) -> Any:
+    if (r := _col.by_key(key, coll, "min-by")) is not _col.NO:
+        return r
     return _extreme_row(key, coll, "min-by", False)
 
 
@@ -173,6 +181,8 @@ def min_by(key: Any, coll: Any) -> Any:
          ex=(("(max-by :price [{:id 1 :price 5} {:id 2 :price 3}])", "{:id 1, :price 5}"),
              ("(max-by :date [{:date \"2024-01-02\"} {:date \"2024-03-01\"}])", "{:date \"2024-03-01\"}")))
 def max_by(key: Any, coll: Any) -> Any:
+    if (r := _col.by_key(key, coll, "max-by")) is not _col.NO:
+        return r
     return _extreme_row(key, coll, "max-by", True)
 
 
@@ -181,10 +191,27 @@ def max_by(key: Any, coll: Any) -> Any:
          ex=(("(pluck :id [{:id 1} {:id 2} {}])", "[1 2 nil]"),
              ("(pluck [:user :name] [{:user {:name \"a\"}}])", "[\"a\"]")))
 def pluck(key: Any, coll: Any) -> Any:
+    if (r := _col.by_key(key, coll, "pluck")) is not _col.NO:
+        return r
     return vec(_values(key, _rows(coll, "pluck"), "pluck"))
 
 
 # -- where ------------------------------------------------------------------------------------------
+
+
+def _columnar(describe: Callable[..., Any]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """A predicate builder whose predicates carry their column expression (see ptc.interpreter.columnar)."""
+
+    def wrap(build: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(build)
+        def tagged(*args: Any) -> Any:
+            return _tag(build(*args), describe(*args))
+
+        build.__qualname__ = "ptc:" + build.__name__.replace("_", "-")  # arity errors name the builtin
+        return tagged
+
+    return wrap
+
 
 _TAG_F = object()
 
@@ -315,6 +342,7 @@ def _contains(value: Any) -> Callable[[Any], bool]:
              ("(count (filter (where :amount :> 10) [{:amount 5} {:amount 20} {:amount nil}]))", "1"),
              ("(filter (where :tag :in #{:a :b}) [{:tag :a} {:tag :c}])", "({:tag :a})"),
              ("(remove (where :done) [{:done true} {:done false}])", "({:done false})")))
+@_columnar(lambda key, op=_NO, value=_NO: ("where", key, None if op is _NO else op, None if value is _NO else value))
 def where(key: Any, op: Any = _NO, value: Any = _NO) -> Callable[[Any], bool]:
     kf = _keyfn(key, "where")
     if op is _NO:
@@ -381,6 +409,7 @@ def _preds(ps: tuple[Any, ...], who: str) -> list[Callable[[Any], Any]]:
          doc="PTC: a predicate true when every pred is truthy for the row (true with no preds).",
          ex=(("(filter (all-of (where :a :> 1) (where :b)) [{:a 2 :b true} {:a 2 :b false} {:a 0 :b true}])",
               "({:a 2, :b true})"),))
+@_columnar(lambda *ps: _col.combined("all", ps))
 def all_of(*preds: Any) -> Callable[[Any], bool]:
     ps = _preds(preds, "all-of")
 
@@ -397,6 +426,7 @@ def all_of(*preds: Any) -> Callable[[Any], bool]:
 @builtin("any-of", args="[& preds]", category="aggregates",
          doc="PTC: a predicate true when at least one pred is truthy for the row (false with no preds).",
          ex=(("(filter (any-of (where :a := 1) (where :a := 3)) [{:a 1} {:a 2} {:a 3}])", "({:a 1} {:a 3})"),))
+@_columnar(lambda *ps: _col.combined("any", ps))
 def any_of(*preds: Any) -> Callable[[Any], bool]:
     ps = _preds(preds, "any-of")
 
@@ -413,6 +443,7 @@ def any_of(*preds: Any) -> Callable[[Any], bool]:
 @builtin("none-of", args="[& preds]", category="aggregates",
          doc="PTC: a predicate true when no pred is truthy for the row (true with no preds).",
          ex=(("(filter (none-of :deleted (where :a :< 0)) [{:a 1} {:a -1} {:a 2 :deleted true}])", "({:a 1})"),))
+@_columnar(lambda *ps: _col.combined("none", ps))
 def none_of(*preds: Any) -> Callable[[Any], bool]:
     ps = _preds(preds, "none-of")
 
