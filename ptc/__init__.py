@@ -12,6 +12,7 @@ __version__ = "0.1.0"
 _EXPORTS: dict[str, tuple[str, str]] = {
     "run": ("ptc.interpreter.api", "run"),
     "RunResult": ("ptc.interpreter.api", "RunResult"),
+    "explain": ("ptc.interpreter.columnar.explain", "explain"),
     "pr_str": ("ptc.interpreter.printer", "pr_str"),
     "to_python": ("ptc.interpreter.values", "to_python"),
     "Limits": ("ptc.interpreter.limits", "Limits"),

@@ -24,6 +24,7 @@ Examples:
   ptc run examples/cli/orders.clj --data examples/cli/orders.json
   echo '(* 6 7)' | ptc run -
   ptc run prog.clj --data data.json --json --timeout 5
+  ptc run prog.clj --data orders.parquet --explain
 """
 
 
@@ -47,7 +48,9 @@ def eval_cmd(expression: str, data_path: str | None, as_json: bool, timeout: flo
 @data_option
 @json_option
 @timeout_option
-def run_cmd(program: str, data_path: str | None, as_json: bool, timeout: float | None) -> None:
+@click.option("--explain", "explain", is_flag=True,
+              help="Then write to stderr which calls over tables ran as columnar kernels and which fell back to rows (and why).")
+def run_cmd(program: str, data_path: str | None, as_json: bool, timeout: float | None, explain: bool) -> None:
     """Run the PTC-Lisp file PROGRAM ('-' reads it from stdin) and print its value.
 
     Output of println comes first, one line each, then the pr-str of the value of the
@@ -57,4 +60,11 @@ def run_cmd(program: str, data_path: str | None, as_json: bool, timeout: float |
         raise click.UsageError("PROGRAM and --data cannot both be read from stdin")
     source = read_source(program)
     data = load_data(data_path)
+    if explain:
+        from ptc.interpreter.columnar.explain import explanation, recording
+
+        with recording() as steps:
+            status = run_and_report(source, data=data, limits=make_limits(timeout), as_json=as_json)
+        click.echo(f"explain: {explanation(steps)}", err=True)
+        sys.exit(status)
     sys.exit(run_and_report(source, data=data, limits=make_limits(timeout), as_json=as_json))

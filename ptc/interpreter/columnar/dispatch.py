@@ -85,6 +85,13 @@ def columnar(coll: Any) -> bool:
     return rows_of(coll) is not None
 
 
+def fused_rows(coll: Any, reason: str) -> bool:
+    """False (the fused row loop runs); notes for explain why a columnar coll went row by row."""
+    if _LOG.get() is not None and columnar(coll):
+        note("map/filter", False, reason)
+    return False
+
+
 def rows_seq(table: Any) -> LazySeq:
     return view(_table_type()(table), 0)
 

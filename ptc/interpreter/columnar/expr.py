@@ -54,7 +54,7 @@ def scalar(x: Any) -> bool:
 def of_fn_node(node: n.Fn) -> tuple[Any, ...] | str | None:
     """The column expression of a fn literal, a reason it has none, or None when it is not a
     one-argument fn (nothing to say: no builtin calls it with a row)."""
-    if len(node.arities) != 1 or node.self_binding is not None:
+    if len(node.arities) != 1:
         return None
     a = node.arities[0]
     if a.rest is not None or len(a.params) != 1:
