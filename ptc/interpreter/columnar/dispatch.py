@@ -9,6 +9,7 @@ turned into PTC values only if a program reads them), `group-by` a map of vector
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 from typing import Any, Iterator
 
@@ -19,6 +20,17 @@ from .expr import expr_of, text
 
 NO: Any = object()
 _LOG: contextvars.ContextVar[list[tuple[str, bool, str]] | None] = contextvars.ContextVar("ptc_explain", default=None)
+_OFF: contextvars.ContextVar[bool] = contextvars.ContextVar("ptc_rows_only", default=False)
+
+
+@contextlib.contextmanager
+def rows_only() -> Iterator[None]:
+    """Within the block, tables are read row by row (no kernels): the baseline benchmarks compare with."""
+    token = _OFF.set(True)
+    try:
+        yield
+    finally:
+        _OFF.reset(token)
 
 
 class ColumnSource(Source):
@@ -63,17 +75,17 @@ def rows_of(coll: Any) -> Any:
     t = type(coll)
     if t is LazySeq:
         o = coll.origin
-        if o is not None and type(o[0]).__name__ == "Table" and type(o[0]) is _table_type():
+        if o is not None and type(o[0]).__name__ == "Table" and type(o[0]) is _table_type() and not _OFF.get():
             return o[0].arrow.slice(o[1]) if o[1] else o[0].arrow
         return None
-    if t.__name__ == "Table" and t is _table_type():
+    if t.__name__ == "Table" and t is _table_type() and not _OFF.get():
         return coll.arrow
     return None
 
 
 def column_of(coll: Any) -> Any:
     """The pyarrow Array whose values coll is (a lazy seq over a computed column), else None."""
-    if type(coll) is LazySeq and type(coll._src) is ColumnSource:
+    if type(coll) is LazySeq and type(coll._src) is ColumnSource and not _OFF.get():
         return coll._src.array
     return None
 
