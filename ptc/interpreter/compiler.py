@@ -20,7 +20,7 @@ from . import values as v
 from .patterns import (CountedLoop, GroupedFold, counted_loop, grouped_fold, inlinable, integer_accumulators,
                        recurs_to, stage_of, transient_update, walk)
 from .columnar.expr import ATTR as COLUMN_ATTR
-from .columnar.dispatch import columnar, fused_rows
+from .columnar.dispatch import NO, columnar, fused_rows, group_agg
 from .columnar.expr import of_fn_node as column_expr
 from .registry import Builtin
 
@@ -588,9 +588,19 @@ class Compiler:
         fn.emit("else:")
         with fn.block():
             key_fn = fn_text.get(id(g.key)) or (self.fn(g.key) if type(g.key) is n.Fn else self.expr(g.key, fn))
-            grouping = f"{self.builtin(g.group_by.fn.builtin)}({self.mark(g.group_by)}{key_fn}, {src})"  # type: ignore[attr-defined]
-            fn.emit(f"{r} = {self.builtin(node.fn.builtin)}({self.mark(node)}{grouping}, {self.fn(g.fn)})", node)  # type: ignore[attr-defined]
+            self._group_agg(node, fn, r, key_fn, src, self.fn(g.fn))
         return r
+
+    def _group_agg(self, node: n.Call, fn: _Func, r: str, key: str, coll: str, f: str) -> None:
+        """r = (update-vals (group-by key coll) f): one columnar pass when coll is a table and f
+        aggregates a group (see columnar.dispatch.group_agg), else the builtins as written."""
+        gb = node.args[0]
+        fv = fn.tmp()
+        fn.emit(f"{fv} = {f}")
+        fn.emit(f"{r} = {self._table(group_agg)}({key}, {coll}, {fv})", node)
+        grouping = f"{self.builtin(gb.fn.builtin)}({self.mark(gb)}{key}, {coll})"  # type: ignore[attr-defined]
+        fn.emit(f"if {r} is {self._table(NO)}: {r} = {self.builtin(node.fn.builtin)}({self.mark(node)}{grouping}, {fv})",  # type: ignore[attr-defined]
+                node)
 
     def _rows_only(self, f: n.Node, src: str) -> str:
         """The extra test a fused row loop needs unless its first fn is a literal with no column
@@ -727,6 +737,13 @@ class Compiler:
             fold = grouped_fold(node)
             if fold is not None:
                 return self.grouped(node, fold, fn)
+        if type(head) is n.BuiltinRef and head.builtin.qualified == "update-vals" and _groups_of(node):
+            k, coll, f = (fn.tmp() for _ in range(3))
+            for t, e in zip((k, coll, f), self.args([*node.args[0].args, node.args[1]], fn)):  # type: ignore[attr-defined]
+                fn.emit(f"{t} = {e}")
+            r = fn.tmp()
+            self._group_agg(node, fn, r, k, coll, f)
+            return r
         if type(head) is n.BuiltinRef:
             inline = _INLINE.get(head.builtin.qualified) if fast else None
             if inline is not None:
@@ -1107,6 +1124,13 @@ def _never_reduced(f: n.Node) -> bool:
     if type(f) is not n.Fn:
         return False
     return not any(type(x) is n.BuiltinRef and "reduced" in x.builtin.name for x in walk(f))
+
+
+def _groups_of(node: n.Call) -> bool:
+    """(update-vals (group-by k coll) f)."""
+    g = node.args[0] if len(node.args) == 2 else None
+    return (type(g) is n.Call and type(g.fn) is n.BuiltinRef and g.fn.builtin.qualified == "group-by"  # type: ignore[attr-defined]
+            and len(g.args) == 2)  # type: ignore[attr-defined]
 
 
 def _captured(f: n.Node) -> list[str]:

@@ -329,3 +329,26 @@ def combined(head: str, preds: tuple[Any, ...]) -> tuple[Any, ...] | str:
             return e
         parts.append(e)
     return (head, *parts)
+
+
+def group_agg(key: Any, coll: Any, f: Any) -> Any:
+    """(update-vals (group-by key table) f) where f aggregates a group (count, sum-by, avg-by,
+    reduce + of a map, over an optional filter): one pass over the columns, no group built."""
+    table = rows_of(coll)
+    if table is None:
+        return NO
+    ke = _expr(key, "group-by")
+    if ke is None:
+        return NO
+    fe = expr_of(f)
+    if type(fe) is str or fe[0] != "agg":
+        note("update-vals", False, (fe if type(fe) is str else "the fn is not an aggregate of a group")
+             + ": each group is built as a table")
+        return NO
+
+    def kernel() -> Any:
+        from .reduce import grouped_aggregate
+
+        return grouped_aggregate(table, ke, fe)
+
+    return _run("group-by + update-vals", ("op", "group-by", ke, fe), kernel)

@@ -12,6 +12,9 @@ A column expression is a tuple tree, made once when a program compiles (never pe
     ("has", set, x)         (contains? #{...} x)
     ("where", key, op, v)   ptc's (where key op v) / (where key) (op None)
     ("all", p, ...)  ("any", p, ...)  ("none", p, ...)   all-of / any-of / none-of
+    ("agg", how, e, pred, init)   an aggregate of the argument as a group of rows: how is
+                            count, sum-by, avg-by or + ((reduce + [init] (map e rows))), over the
+                            rows where pred holds (pred None: all); e None for count
 
 A fn whose body is anything else gets a reason instead (a string naming what stopped it), so
 `explain` can say why its call ran row by row. `expr_of` reads either back from a fn value.
@@ -131,6 +134,8 @@ def _call(node: n.Call, env: dict[int, tuple[Any, ...]], captured: set[int]) -> 
     if th is not n.BuiltinRef:
         raise _NotColumn(f"fn body calls {_form_name(head)}: not a column expression")
     name = head.builtin.qualified  # type: ignore[attr-defined]
+    if name in _AGGS:
+        return _aggregate(name, node.args, env, captured)
     if name == "get" and len(node.args) in (2, 3) and type(node.args[1]) is n.Const:
         return _column(node.args[1].value, _translate(node.args[0], env, captured),  # type: ignore[attr-defined]
                        node.args[2] if len(node.args) == 3 else None, env, captured)
@@ -143,6 +148,67 @@ def _call(node: n.Call, env: dict[int, tuple[Any, ...]], captured: set[int]) -> 
     if op is None:
         raise _NotColumn(f"fn body calls {name}: not a column expression")
     return ("op", op, *[_translate(x, env, captured) for x in node.args])
+
+
+_AGGS = frozenset({"count", "sum-by", "avg-by", "reduce", "apply"})
+
+
+def _aggregate(name: str, args: list[n.Node], env: dict[int, tuple[Any, ...]],
+               captured: set[int]) -> tuple[Any, ...]:
+    """`(count g)`, `(sum-by :k g)`, `(reduce + (map f g))`... of the fn's argument g."""
+    why = f"fn body calls {name} on something other than its argument's rows: not a column expression"
+    init = None
+    if name == "count" and len(args) == 1:
+        how, e, over = "count", None, args[0]
+    elif name in ("sum-by", "avg-by") and len(args) == 2:
+        key = _translate(args[0], env, captured)
+        if key[0] != "lit" or type(key[1]) not in (Keyword, str):
+            raise _NotColumn(f"fn body calls {name} with a key that is not a keyword: not a column expression")
+        how, e, over = name, ("col", key[1], None), args[1]
+    elif name in ("reduce", "apply") and len(args) in (2, 3) and _is_builtin(args[0], "+"):
+        if len(args) == 3:
+            if name == "apply":
+                raise _NotColumn(why)
+            i = _translate(args[1], env, captured)
+            if i[0] != "lit" or type(i[1]) not in (int, float):
+                raise _NotColumn("fn body reduces + from a start that is not a number: not a column expression")
+            init = i[1]
+        over = args[-1]
+        if not (type(over) is n.Call and _is_builtin(over.fn, "map") and len(over.args) == 2):
+            raise _NotColumn(why)
+        how, e, over = "+", _fn_arg(over.args[0]), over.args[1]
+    else:
+        raise _NotColumn(why)
+    pred = None
+    if type(over) is n.Call and (_is_builtin(over.fn, "filter") or _is_builtin(over.fn, "remove")) \
+            and len(over.args) == 2:
+        pred = _fn_arg(over.args[0])
+        if _is_builtin(over.fn, "remove"):
+            pred = ("op", "not", pred)
+        over = over.args[1]
+    if _translate(over, env, captured) != ("arg",):
+        raise _NotColumn(why)
+    return ("agg", how, e, pred, init)
+
+
+def _is_builtin(node: n.Node, name: str) -> bool:
+    return type(node) is n.BuiltinRef and node.builtin.qualified == name  # type: ignore[attr-defined]
+
+
+def _fn_arg(node: n.Node) -> tuple[Any, ...]:
+    """The column expression of a fn written as an argument: a keyword or a fn literal."""
+    if type(node) is n.Const and type(node.value) is Keyword:  # type: ignore[attr-defined]
+        return ("col", node.value, None)  # type: ignore[attr-defined]
+    if type(node) is n.Fn:
+        e = of_fn_node(node)
+        if type(e) is tuple and not _captures(e):
+            return e
+        raise _NotColumn(e if type(e) is str else "fn body passes a fn that is not a column expression")
+    raise _NotColumn("fn body passes a fn that is not a keyword or a fn literal: not a column expression")
+
+
+def _captures(e: tuple[Any, ...]) -> bool:
+    return e[0] == "cap" or any(type(x) is tuple and _captures(x) for x in e[1:])
 
 
 def _form_name(node: n.Node) -> str:
@@ -185,7 +251,7 @@ def _bind(e: tuple[Any, ...], f: Any) -> tuple[Any, ...]:
             raise _NotColumn("fn body uses a captured local that is not a number, string, keyword, "
                              "date or set of them: not a column expression")
         raise _NotColumn("fn body uses a captured local: not a column expression")
-    if head in ("lit", "col", "arg", "where"):
+    if head in ("lit", "col", "arg", "where", "agg"):
         return e
     return (head, *[_bind(x, f) if type(x) is tuple else x for x in e[1:]])
 
@@ -227,5 +293,13 @@ def text(e: tuple[Any, ...]) -> str:
         return f"(contains? {text(e[1])} {text(e[2])})"
     if head == "where":
         return "(where " + " ".join(pr_str(x) for x in e[1:] if x is not None) + ")"
+    if head == "agg":
+        _, how, x, pred, init = e
+        rows = "%" if pred is None else f"(filter {text(pred)} %)"
+        if how == "count":
+            return f"(count {rows})"
+        if how == "+":
+            return f"(reduce + {'' if init is None else pr_str(init) + ' '}(map {text(x)} {rows}))"
+        return f"({how} {text(x)} {rows})"
     names = {"all": "all-of", "any": "any-of", "none": "none-of"}
     return f"({names.get(head, head)} {' '.join(text(x) for x in e[1:])})"

@@ -196,3 +196,71 @@ def extreme(x: Any, name: str) -> Any:
     if k == "float" and (pc.any(pc.is_nan(x)).as_py() or pc.any(pc.equal(x, 0.0)).as_py()):
         raise Fallback(f"{name} over floats holding NaN or zeros")
     return (pc.max(x) if name == "max" else pc.min(x)).as_py()
+
+
+def grouped_aggregate(table: pa.Table, ke: tuple[Any, ...], fe: tuple[Any, ...]) -> Any:
+    """(update-vals (group-by ke table) fe), fe an ("agg" ...) expression: per-group counts and
+    sums by np.bincount, which adds each group's values in row order from 0.0, as `sum` and
+    `reduce +` do (a group of only -0.0 values is the one case that differs: it falls back)."""
+    from ..values import map_of
+    from .dispatch import _values
+    from .kernels import truth
+
+    x = value(ke, table)
+    if not isinstance(x, (pa.Array, pa.ChunkedArray)):
+        raise Fallback("a group key that is the same for every row")
+    if len(x) == 0:
+        return map_of({})
+    codes, keys = _codes(x, "group-by")
+    groups = len(keys)
+    _, how, e, pred, init = fe
+    keep = None if pred is None else _flat(truth(pred, table)).to_numpy(zero_copy_only=False)
+    counts = np.bincount(codes if keep is None else codes[keep], minlength=groups)
+    if how == "count":
+        return map_of(dict(zip(_values(keys), counts.tolist())))
+    if init is not None and init != 0:
+        raise Fallback("reduce + from a start other than 0")
+    reach = None if keep is None else pa.array(keep)
+    v = value(e, table, reach)
+    if not isinstance(v, (pa.Array, pa.ChunkedArray)):
+        if v is not None or how == "+":
+            raise Fallback("an aggregate of a constant")
+        v = pa.nulls(len(x))
+    k = kind(v)
+    valid = keep if keep is not None else np.ones(len(v), bool)
+    if v.null_count:
+        if how == "+" and (keep is None and v.null_count or keep is not None and (
+                np.asarray(pc.is_null(v).to_numpy(zero_copy_only=False)) & keep).any()):
+            raise Fallback("a nil reaches + (the row path raises)")
+        valid = valid & pc.is_valid(v).to_numpy(zero_copy_only=False)
+    if k not in ("int", "float"):
+        if k in ("null", "str", "bool", "date") and not valid.any():
+            k = "int"
+            vals = np.zeros(len(v), np.int64)
+        else:
+            raise Fallback(f"{how} over {k} values (the row path raises)")
+    else:
+        vals = _flat(v).to_numpy(zero_copy_only=False)
+    c, w = codes[valid], vals[valid]
+    if k == "int":
+        if len(w) and int(np.abs(w).max()) * len(w) >= 1 << 53:
+            raise Fallback("integer sums beyond 2^53")
+        sums: list[Any] = [int(s) for s in np.bincount(c, weights=w.astype(np.float64), minlength=groups)]
+    else:
+        if how == "+" and init is None and bool(np.any((w == 0) & np.signbit(w))):
+            raise Fallback("-0.0 values in a reduce + without a start")
+        sums = np.bincount(c, weights=w, minlength=groups).tolist()
+    ns = np.bincount(c, minlength=groups).tolist()
+    out = []
+    for total, nvalid, nkept in zip(sums, ns, counts.tolist()):
+        if how == "avg-by":
+            out.append(None if nvalid == 0 else float(total) / nvalid)
+        elif how == "sum-by":
+            out.append(total if nvalid else 0)
+        elif nkept == 0:  # (reduce + []) is 0, (reduce + init []) is init
+            out.append(0 if init is None else init)
+        elif init is not None and type(init) is float and k == "int":
+            out.append(float(total))
+        else:
+            out.append(total)
+    return map_of(dict(zip(_values(keys), out)))
