@@ -10,6 +10,7 @@ A column expression is a tuple tree, made once when a program compiles (never pe
     ("and", a, ...)  ("or", a, ...)
     ("in", set, x)          (#{...} x): x when it is a member
     ("has", set, x)         (contains? #{...} x)
+    ("lookup", m, x)        (m x) or (get m x), m a captured map: a join through a lookup map
     ("where", key, op, v)   ptc's (where key op v) / (where key) (op None)
     ("all", p, ...)  ("any", p, ...)  ("none", p, ...)   all-of / any-of / none-of
     ("agg", how, e, pred, init)   an aggregate of the argument as a group of rows: how is
@@ -131,11 +132,16 @@ def _call(node: n.Call, env: dict[int, tuple[Any, ...]], captured: set[int]) -> 
             return _column(node.args[1].value, _translate(node.args[0], env, captured),  # type: ignore[attr-defined]
                            node.args[2] if len(node.args) == 3 else None, env, captured)
         raise _NotColumn("fn body destructures beyond map keys: not a column expression")
+    if th is n.Local and len(node.args) == 1 and id(head.binding) in captured:  # type: ignore[attr-defined]
+        return ("lookup", _translate(head, env, captured), _translate(node.args[0], env, captured))
     if th is not n.BuiltinRef:
         raise _NotColumn(f"fn body calls {_form_name(head)}: not a column expression")
     name = head.builtin.qualified  # type: ignore[attr-defined]
     if name in _AGGS:
         return _aggregate(name, node.args, env, captured)
+    if name == "get" and len(node.args) == 2 and type(node.args[0]) is n.Local \
+            and id(node.args[0].binding) in captured:  # type: ignore[attr-defined]
+        return ("lookup", _translate(node.args[0], env, captured), _translate(node.args[1], env, captured))
     if name == "get" and len(node.args) in (2, 3) and type(node.args[1]) is n.Const:
         return _column(node.args[1].value, _translate(node.args[0], env, captured),  # type: ignore[attr-defined]
                        node.args[2] if len(node.args) == 3 else None, env, captured)
@@ -227,6 +233,8 @@ def expr_of(f: Any) -> tuple[Any, ...] | str:
     """The column expression of fn value f with its captured locals bound, or why there is none."""
     if type(f) is Keyword:
         return ("col", f, None)
+    if getattr(f, "__qualname__", None) == "ptc:count":
+        return ("agg", "count", None, None, None)
     e = getattr(f, ATTR, None)
     if e is None:
         return f"{_fn_label(f)} is not a fn literal over keyword lookups: not a column expression"
@@ -253,7 +261,24 @@ def _bind(e: tuple[Any, ...], f: Any) -> tuple[Any, ...]:
         raise _NotColumn("fn body uses a captured local: not a column expression")
     if head in ("lit", "col", "arg", "where", "agg"):
         return e
+    if head == "lookup" and e[1][0] == "cap":
+        return ("lookup", _lookup_map(e[1][1], f), _bind(e[2], f))
     return (head, *[_bind(x, f) if type(x) is tuple else x for x in e[1:]])
+
+
+def _lookup_map(name: str, f: Any) -> tuple[Any, ...]:
+    """A captured map of scalar keys and values, as ("lit", map)."""
+    from ..values import MAP_TYPES, map_items
+
+    code = getattr(f, "__code__", None)
+    names = code.co_freevars if code is not None else ()
+    if name in names:
+        m = f.__closure__[names.index(name)].cell_contents
+        if type(m) in MAP_TYPES and type(m).__name__ != "Row":
+            if all(type(k) in _SCALARS and type(v) in _SCALARS for k, v in map_items(m)):
+                return ("lit", m)
+    raise _NotColumn("fn body calls a captured local that is not a map of plain keys and values: "
+                     "not a column expression")
 
 
 def _fn_label(f: Any) -> str:
@@ -291,6 +316,8 @@ def text(e: tuple[Any, ...]) -> str:
         return f"({text(e[1])} {text(e[2])})"
     if head == "has":
         return f"(contains? {text(e[1])} {text(e[2])})"
+    if head == "lookup":
+        return f"({{...{len(e[1][1]) if e[1][0] == 'lit' else ''} entries}} {text(e[2])})"
     if head == "where":
         return "(where " + " ".join(pr_str(x) for x in e[1:] if x is not None) + ")"
     if head == "agg":

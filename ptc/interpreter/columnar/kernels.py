@@ -125,6 +125,8 @@ def value(e: tuple[Any, ...], frame: Any, reach: Any = None) -> Any:
         return frame
     if head == "op":
         return _op(e[1], e[2:], frame, reach)
+    if head == "lookup":
+        return _lookup(e[1], value(e[2], frame, reach))
     if head in ("and", "or", "in", "has", "where", "all", "any", "none"):
         return truth(e, frame, reach)  # a boolean where only truth matters is handled by the caller
     raise Fallback(f"{head} is not computed by kernels")
@@ -269,6 +271,32 @@ def equal(a: Any, b: Any) -> Any:
         return both_null
     r = pc.equal(a, b)
     return pc.or_(r.fill_null(False) if r.null_count else r, both_null)
+
+
+def _lookup(m: Any, x: Any) -> Any:
+    """(m x) for each value of column x, m a constant map: the value, or nil when absent."""
+    from ..values import map_items
+
+    if m[0] != "lit" or not is_array(x):
+        raise Fallback("a map lookup of something other than a column")
+    k = kind(x)
+    if k not in ("int", "str", "date"):
+        raise Fallback(f"a map lookup by {k} values")
+    keys, vals = [], []
+    for key, v in map_items(m[1]):
+        kk = kind(key)
+        if kk == "null" and x.null_count or kk in ("float", "bool", "other") and k == "int":
+            raise Fallback("a lookup map whose keys may equal the column's values in other types")
+        if kk == k:
+            keys.append(key)
+            vals.append(v)
+    kinds = {kind(v) for v in vals} - {"null"}
+    if len(kinds) > 1 or kinds & {"other", "kw"}:
+        raise Fallback("a lookup map whose values are of several types")
+    if not keys:
+        return pa.nulls(len(x))
+    idx = pc.index_in(x, value_set=pa.array(keys, type=x.type))
+    return pa.array(vals).take(idx)
 
 
 # -- truth: which rows a predicate keeps ----------------------------------------------------
