@@ -14,7 +14,7 @@ import contextvars
 from typing import Any, Iterator
 
 from .. import context
-from ..lazy import LazySeq, Source, view
+from ..lazy import LazySeq, Source
 from ..values import Keyword
 from .expr import expr_of, text
 
@@ -56,38 +56,6 @@ class ColumnSource(Source):
             yield _values(rest)
 
 
-class TakeSource(Source):
-    """The rows of a table in the order of an index array (a sorted table), 32 rows a chunk:
-    `(take 10 (sort-by :k > t))` builds ten rows, not the whole sorted table."""
-
-    __slots__ = ("table", "indices", "pos", "_taken")
-
-    def __init__(self, table: Any, indices: Any) -> None:
-        self.table, self.indices, self.pos, self._taken = table, indices, 0, None
-
-    def taken(self) -> Any:
-        """The whole reordered pyarrow.Table (for a kernel that reads it)."""
-        if self._taken is None:
-            self._taken = self.table.take(self.indices)
-        return self._taken
-
-    def _rows(self, start: int, size: int | None = None) -> list[Any]:
-        part = self.indices.slice(start) if size is None else self.indices.slice(start, size)
-        return list(_table_type()(self.table.take(part)))
-
-    def next(self) -> list[Any] | None:
-        n = len(self.indices)
-        if self.pos >= n:
-            return None
-        start, self.pos = self.pos, min(n, self.pos + 32)
-        return self._rows(start, self.pos - start)
-
-    def drain(self) -> Iterator[list[Any]]:
-        if self.pos < len(self.indices):
-            start, self.pos = self.pos, len(self.indices)
-            yield self._rows(start)
-
-
 def _values(array: Any) -> list[Any]:
     import pyarrow as pa
 
@@ -109,8 +77,8 @@ def rows_of(coll: Any) -> Any:
         o = coll.origin
         if o is not None and type(o[0]).__name__ == "Table" and type(o[0]) is _table_type() and not _OFF.get():
             return o[0].arrow.slice(o[1]) if o[1] else o[0].arrow
-        if type(coll._src) is TakeSource and not _OFF.get():  # cache + rest: the same whole order
-            return coll._src.taken()
+        if type(coll._src).__name__ == "SelectionSource" and not _OFF.get():  # cache + rest: all of it
+            return coll._src.sel
         return None
     if t.__name__ == "Table" and t is _table_type() and not _OFF.get():
         return coll.arrow
@@ -127,7 +95,7 @@ def column_of(coll: Any) -> Any:
 def columnar(coll: Any) -> bool:
     """Whether coll has a columnar form (what fused row loops leave to the builtins)."""
     if type(coll) is LazySeq:
-        return type(coll._src) in (ColumnSource, TakeSource) or rows_of(coll) is not None
+        return type(coll._src) is ColumnSource or rows_of(coll) is not None
     return rows_of(coll) is not None
 
 
@@ -138,8 +106,11 @@ def fused_rows(coll: Any, reason: str) -> bool:
     return False
 
 
-def rows_seq(table: Any) -> LazySeq:
-    return view(_table_type()(table), 0)
+def rows_seq(frame: Any) -> LazySeq:
+    """The rows of a table or selection as a lazy seq (built as they are reached)."""
+    from .frame import SelectionSource, selection
+
+    return LazySeq(SelectionSource(selection(frame)))
 
 
 def column_seq(array: Any) -> LazySeq:
@@ -199,7 +170,9 @@ def select(pred: Any, coll: Any, want: bool, who: str) -> Any:
         from .kernels import truth
 
         mask = truth(e, table)
-        return rows_seq(table.filter(mask if want else pc.invert(mask)))
+        from .frame import selection
+
+        return rows_seq(selection(table).filter(mask if want else pc.invert(mask)))
 
     return _run(who, e, kernel)
 
@@ -223,7 +196,7 @@ def mapped(f: Any, coll: Any, who: str) -> Any:
         r = value(e, frame)
         if e[0] == "op" and e[1] in ("not",):
             r = truth(e, frame)
-        n = frame.num_rows if isinstance(frame, pa.Table) else len(frame)
+        n = len(frame)
         if not is_array(r):
             if n:
                 raise Fallback("a constant for every row")
@@ -333,7 +306,9 @@ def sorted_by(keyfn: Any, comp: Any, coll: Any) -> Any:
 
         if type(coll) is LazySeq:  # the row path realizes it to sort it
             context.check_realized(table.num_rows, 0)
-        return LazySeq(TakeSource(table, sort_indices(table, e, comp)))
+        from .frame import selection
+
+        return rows_seq(selection(table).take(sort_indices(table, e, comp)))
 
     return _run("sort-by", e, kernel)
 

@@ -22,6 +22,7 @@ import pyarrow.compute as pc
 import pyarrow.types as pt
 
 from ..values import FSet, Keyword, host_key
+from .frame import is_rows
 
 _EXACT = 1 << 53  # integers a float holds exactly
 
@@ -90,7 +91,7 @@ def column(table: pa.Table, key: Any) -> Any:
 
 
 def _n(frame: Any) -> int:
-    return frame.num_rows if isinstance(frame, pa.Table) else len(frame)
+    return len(frame)
 
 
 def _reached(cond: Any, reach: Any) -> bool:
@@ -115,12 +116,12 @@ def value(e: tuple[Any, ...], frame: Any, reach: Any = None) -> Any:
             raise Fallback("a NaN constant")
         return e[1]
     if head == "col":
-        if not isinstance(frame, pa.Table):
+        if not is_rows(frame):
             raise Fallback("a key looked up on a value that is not a row")
         col = column(frame, e[1])
         return e[2] if col is None else col
     if head == "arg":
-        if isinstance(frame, pa.Table):
+        if is_rows(frame):
             raise Fallback("the whole row is used as a value")
         return frame
     if head == "op":
@@ -394,7 +395,7 @@ def _member(e: tuple[Any, ...], frame: Any, reach: Any) -> Any:
 
 def _where(e: tuple[Any, ...], frame: Any, reach: Any) -> Any:
     _, key, op, v = e
-    if not isinstance(frame, pa.Table):
+    if not is_rows(frame):
         raise Fallback("where on values that are not rows")
     if type(key) is not Keyword and type(key) is not str:
         raise Fallback("where with a key path or a function key")

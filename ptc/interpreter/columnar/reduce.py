@@ -16,6 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import context
+from .frame import selection
 from .kernels import Fallback, column, kind, value
 
 _SEQUENTIAL_SUM = sys.version_info < (3, 12)  # Python's sum() compensates float rounding from 3.12
@@ -87,7 +88,7 @@ NO_INIT = _NO_INIT
 def by_key(who: str, table: pa.Table, key: Any) -> Any:
     """sum-by / avg-by / min-by / max-by / pluck of a column key over the table's rows."""
     from ..values import vec
-    from .dispatch import _table_type, _values
+    from .dispatch import _values
 
     x = column(table, key)
     n = table.num_rows
@@ -114,7 +115,7 @@ def by_key(who: str, table: pa.Table, key: Any) -> Any:
         raise Fallback(f"{who} over keys holding NaN")
     target = pc.max(valid) if who == "max-by" else pc.min(valid)
     i = pc.index(x, target).as_py()
-    return _table_type()(table)[i]
+    return selection(table).row(i)
 
 
 def _codes(x: Any, who: str) -> tuple[np.ndarray, Any]:
@@ -136,14 +137,16 @@ def groups(table: pa.Table, e: tuple[Any, ...]) -> dict[Any, Any]:
     Table = _table_type()
     if len(x) == 0:
         return {}
+    if len(x) > 4096:  # as the row path: grouping builds vectors holding every row
+        context.check_size(len(x), "sequence")
     codes, keys = _codes(x, "group-by")
     order = np.argsort(codes, kind="stable")
     sizes = np.bincount(codes, minlength=len(keys))
-    ordered = table.take(pa.array(order))
+    ordered = selection(table).take(pa.array(order))
     out: dict[Any, Any] = {}
     start = 0
     for key, size in zip(_values(keys), sizes.tolist()):
-        out[key] = Table(ordered.slice(start, size))
+        out[key] = Table(ordered.slice(start, size).table())
         start += size
     return out
 

@@ -1,0 +1,112 @@
+"""Selections: some rows of a pyarrow.Table, in some order, read one column at a time.
+
+A filter or a sort over a table gives a selection (the table and the row numbers it keeps),
+not a new table: a kernel that follows reads only the columns it needs (`(sum-by :amount
+(filter ...))` filters one column, not ten), and a program that realizes rows builds only the
+rows it reaches (`(take 10 (sort-by :amount > t))` builds ten).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..lazy import CHUNK, Source
+
+
+class Selection:
+    """Rows `indices` (all rows when None) of pyarrow.Table `base`: a table-like frame."""
+
+    __slots__ = ("base", "indices", "_cols", "_table")
+
+    def __init__(self, base: pa.Table, indices: Any = None) -> None:
+        self.base, self.indices = base, indices
+        self._cols: dict[int, Any] = {}
+        self._table: pa.Table | None = None if indices is not None else base
+
+    @property
+    def num_rows(self) -> int:
+        return self.base.num_rows if self.indices is None else len(self.indices)
+
+    def __len__(self) -> int:
+        return self.num_rows
+
+    @property
+    def column_names(self) -> list[str]:
+        return self.base.column_names
+
+    def column(self, i: int) -> Any:
+        if self.indices is None:
+            return self.base.column(i)
+        col = self._cols.get(i)
+        if col is None:
+            col = self._cols[i] = self.base.column(i).take(self.indices)
+        return col
+
+    def table(self) -> pa.Table:
+        """The selected rows as a pyarrow.Table (built once)."""
+        if self._table is None:
+            self._table = self.base.take(self.indices)
+        return self._table
+
+    def filter(self, mask: Any) -> "Selection":
+        if isinstance(mask, pa.ChunkedArray):
+            mask = mask.combine_chunks()
+        if self.indices is None:
+            return Selection(self.base, pc.indices_nonzero(mask))
+        return Selection(self.base, self.indices.filter(mask))
+
+    def take(self, idx: Any) -> "Selection":
+        if isinstance(idx, pa.ChunkedArray):
+            idx = idx.combine_chunks()
+        return Selection(self.base, idx if self.indices is None else self.indices.take(idx))
+
+    def slice(self, start: int, size: int | None = None) -> "Selection":
+        if self.indices is None:
+            n = self.base.num_rows
+            idx = pa.array(range(start, n if size is None else min(n, start + size)), pa.uint64())
+            return Selection(self.base, idx)
+        return Selection(self.base, self.indices.slice(start) if size is None else self.indices.slice(start, size))
+
+    def row(self, i: int) -> Any:
+        """Row i of the selection: a Row of the base table."""
+        from ..table import Table
+
+        return Table(self.base)[i if self.indices is None else self.indices[i].as_py()]
+
+
+def selection(frame: Any) -> Selection:
+    return frame if type(frame) is Selection else Selection(frame)
+
+
+def is_rows(frame: Any) -> bool:
+    """Whether an expression's argument in this frame is a row (not a column value)."""
+    return type(frame) is Selection or isinstance(frame, pa.Table)
+
+
+class SelectionSource(Source):
+    """A selection's rows as a lazy seq's items, 32 a chunk, each chunk's rows built as reached."""
+
+    __slots__ = ("sel", "pos")
+
+    def __init__(self, sel: Selection) -> None:
+        self.sel, self.pos = sel, 0
+
+    def _rows(self, start: int, size: int | None) -> list[Any]:
+        from ..table import Table
+
+        return list(Table(self.sel.slice(start, size).table()))
+
+    def next(self) -> list[Any] | None:
+        n = len(self.sel)
+        if self.pos >= n:
+            return None
+        start, self.pos = self.pos, min(n, self.pos + CHUNK)
+        return self._rows(start, self.pos - start)
+
+    def drain(self) -> Iterator[list[Any]]:
+        if self.pos < len(self.sel):
+            start, self.pos = self.pos, len(self.sel)
+            yield self._rows(start, None)
