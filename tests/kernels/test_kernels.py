@@ -186,3 +186,20 @@ def test_every_shape_runs_as_kernels_on_clean_data() -> None:
             assert report.fallbacks, src
         else:
             assert report.kernels and not report.fallbacks, f"{src}\n{report}"
+
+
+@pytest.mark.parametrize("src", [
+    "(take 5 (sort-by :q > data/t))", "(take 40 (sort-by :q data/t))", "(first (sort-by :f < data/t))",
+    "(mapv :i (take 33 (sort-by :f > (filter #(> (:q %) 2) data/t))))",
+    "(let [s (sort-by :q > data/t)] [(mapv :i (take 3 s)) (count s) (:i (last s))])",
+])
+def test_top_rows_of_a_sort_match_the_full_sort(src: str) -> None:
+    """A sort whose first rows alone are read selects them (top-k) without sorting everything:
+    ties keep the table's order as a stable sort does."""
+    import random
+
+    rnd = random.Random(5)
+    n = 6000
+    t = pa.table({"i": list(range(n)), "q": [rnd.randint(0, 9) for _ in range(n)],
+                  "f": [rnd.choice([0.5, 1.5, 2.25, -1.0]) for _ in range(n)]})
+    assert _outcome(src, t) == _outcome(src, t.to_pylist())

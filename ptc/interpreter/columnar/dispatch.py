@@ -302,13 +302,13 @@ def sorted_by(keyfn: Any, comp: Any, coll: Any) -> Any:
         return NO
 
     def kernel() -> Any:
-        from .reduce import sort_indices
+        from .reduce import sort_key
 
         if type(coll) is LazySeq:  # the row path realizes it to sort it
             context.check_realized(table.num_rows, 0)
         from .frame import selection
 
-        return rows_seq(selection(table).take(sort_indices(table, e, comp)))
+        return rows_seq(selection(table).sorted(*sort_key(table, e, comp)))
 
     return _run("sort-by", e, kernel)
 

@@ -17,17 +17,45 @@ from ..lazy import CHUNK, Source
 
 
 class Selection:
-    """Rows `indices` (all rows when None) of pyarrow.Table `base`: a table-like frame."""
+    """Rows `indices` (all rows when None) of pyarrow.Table `base`: a table-like frame. A sorted
+    selection computes its order when first needed: its first rows alone by a top-k selection,
+    all of it by a stable sort."""
 
-    __slots__ = ("base", "indices", "_cols", "_table")
+    __slots__ = ("base", "_indices", "_cols", "_table", "_order")
 
     def __init__(self, base: pa.Table, indices: Any = None) -> None:
-        self.base, self.indices = base, indices
+        self.base, self._indices = base, indices
         self._cols: dict[int, Any] = {}
         self._table: pa.Table | None = None if indices is not None else base
+        self._order: tuple[Selection, Any, bool] | None = None  # (parent, its sort keys, descending)
+
+    def sorted(self, keys: Any, descending: bool) -> "Selection":
+        """These rows stably ordered by keys (one per row; nulls first), computed lazily."""
+        s = Selection(self.base, ())
+        s._order = (self, _flat(keys), descending)
+        return s
+
+    @property
+    def indices(self) -> Any:
+        if self._order is not None:
+            parent, keys, desc = self._order
+            order = pc.array_sort_indices(keys, order="descending" if desc else "ascending", null_placement="at_start")
+            self._indices = order if parent.indices is None else parent.indices.take(order)
+            self._order = None
+        return self._indices
+
+    def prefix(self, k: int) -> Any:
+        """The row numbers of the first k rows (of a lazily sorted selection: no full sort)."""
+        if self._order is None or self._order[1].null_count or k * 64 > len(self._order[1]):
+            return self.slice(0, k).indices
+        parent, keys, desc = self._order
+        top = _top_k(keys, k, desc)
+        return top if parent.indices is None else parent.indices.take(top)
 
     @property
     def num_rows(self) -> int:
+        if self._order is not None:
+            return len(self._order[1])
         return self.base.num_rows if self.indices is None else len(self.indices)
 
     def __len__(self) -> int:
@@ -77,6 +105,20 @@ class Selection:
         return Table(self.base)[i if self.indices is None else self.indices[i].as_py()]
 
 
+def _flat(x: Any) -> Any:
+    return x.combine_chunks() if isinstance(x, pa.ChunkedArray) else x
+
+
+def _top_k(keys: Any, k: int, desc: bool) -> Any:
+    """The positions of the first k keys in a stable sort (no nulls): the k-th key's value
+    bounds the candidates, which are then sorted stably (positions ascending among ties)."""
+    order = "descending" if desc else "ascending"
+    some = pc.select_k_unstable(keys, k, sort_keys=[("", order)])
+    kth = (pc.min if desc else pc.max)(keys.take(some))
+    cand = pc.indices_nonzero((pc.greater_equal if desc else pc.less_equal)(keys, kth))
+    return cand.take(pc.array_sort_indices(keys.take(cand), order=order)).slice(0, k)
+
+
 def selection(frame: Any) -> Selection:
     return frame if type(frame) is Selection else Selection(frame)
 
@@ -97,6 +139,8 @@ class SelectionSource(Source):
     def _rows(self, start: int, size: int | None) -> list[Any]:
         from ..table import Table
 
+        if size is not None and self.sel._order is not None:  # the first rows of a sort: top-k
+            return list(Table(self.sel.base.take(self.sel.prefix(start + size).slice(start, size))))
         return list(Table(self.sel.slice(start, size).table()))
 
     def next(self) -> list[Any] | None:

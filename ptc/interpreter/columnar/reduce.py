@@ -170,8 +170,8 @@ def unique(x: Any) -> Any:
     return pc.unique(_flat(x))
 
 
-def sort_indices(table: pa.Table, e: tuple[Any, ...], comp: Any) -> Any:
-    """The stable order of (sort-by key-expr [comp] table): comp absent (compare), < or >."""
+def sort_key(table: pa.Table, e: tuple[Any, ...], comp: Any) -> tuple[Any, bool]:
+    """(the keys, descending?) of (sort-by key-expr [comp] table): comp absent (compare), < or >."""
     x = value(e, table)
     if not isinstance(x, (pa.Array, pa.ChunkedArray)):
         raise Fallback("a sort key that is the same for every row")
@@ -186,7 +186,7 @@ def sort_indices(table: pa.Table, e: tuple[Any, ...], comp: Any) -> Any:
         raise Fallback(f"{name} over {k} keys or nils (the row path raises)")
     if k == "float" and pc.any(pc.is_nan(x)).as_py():
         raise Fallback("sort-by over keys holding NaN")
-    return pc.sort_indices(pa.table({"k": x}), sort_keys=[("k", "descending" if name == ">" else "ascending", "at_start")])
+    return x, name == ">"
 
 
 def extreme(x: Any, name: str) -> Any:
