@@ -34,26 +34,32 @@ def rows_only() -> Iterator[None]:
 
 
 class ColumnSource(Source):
-    """A computed column (a pyarrow Array) as a lazy seq's items, converted when first read."""
+    """A computed column (a pyarrow Array) as a lazy seq's items, converted when first read:
+    32 items a chunk (as a vector's seq), converted 4096 at a time."""
 
-    __slots__ = ("array", "pos")
+    __slots__ = ("array", "pos", "_block", "_block_start")
 
     def __init__(self, array: Any) -> None:
         self.array, self.pos = array, 0
+        self._block: list[Any] = []
+        self._block_start = 0
 
     def next(self) -> list[Any] | None:
         n = len(self.array)
         if self.pos >= n:
             return None
-        end = min(n, (self.pos // 32 + 1) * 32)
-        chunk = _values(self.array.slice(self.pos, end - self.pos))
+        start = self.pos
+        if not self._block_start <= start < self._block_start + len(self._block):
+            self._block_start, self._block = start, _values(self.array.slice(start, 4096))
+        end = min(n, (start // 32 + 1) * 32)
         self.pos = end
-        return chunk
+        return self._block[start - self._block_start:end - self._block_start]
 
     def drain(self) -> Iterator[list[Any]]:
-        if self.pos < len(self.array):
-            rest, self.pos = self.array.slice(self.pos), len(self.array)
-            yield _values(rest)
+        n = len(self.array)
+        while self.pos < n:  # in blocks: the limits are checked as they grow
+            start, self.pos = self.pos, min(n, self.pos + 65536)
+            yield _values(self.array.slice(start, self.pos - start))
 
 
 def _values(array: Any) -> list[Any]:
@@ -363,3 +369,14 @@ def group_agg(key: Any, coll: Any, f: Any) -> Any:
         return grouped_aggregate(table, ke, fe)
 
     return _run("group-by + update-vals", ("op", "group-by", ke, fe), kernel)
+
+
+def values(coll: Any) -> Any:
+    """A computed column's values as one list (what a consumer iterating it would realize), or
+    coll itself: `zipmap` of two columns builds its map without a lazy-seq step per item."""
+    arr = column_of(coll)
+    if arr is None or coll._cache:
+        return coll
+    context.check_realized(len(arr), len(arr))
+    note("zipmap", True, f"{len(arr)} values of a computed column")
+    return _values(arr)

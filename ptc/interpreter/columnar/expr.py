@@ -275,7 +275,8 @@ def _lookup_map(name: str, f: Any) -> tuple[Any, ...]:
     if name in names:
         m = f.__closure__[names.index(name)].cell_contents
         if type(m) in MAP_TYPES and type(m).__name__ != "Row":
-            if all(type(k) in _SCALARS and type(v) in _SCALARS for k, v in map_items(m)):
+            items = map_items(m)
+            if {type(k) for k, _ in items} | {type(v) for _, v in items} <= set(_SCALARS):
                 return ("lit", m)
     raise _NotColumn("fn body calls a captured local that is not a map of plain keys and values: "
                      "not a column expression")

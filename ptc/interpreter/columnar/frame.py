@@ -151,6 +151,13 @@ class SelectionSource(Source):
         return self._rows(start, self.pos - start)
 
     def drain(self) -> Iterator[list[Any]]:
-        if self.pos < len(self.sel):
-            start, self.pos = self.pos, len(self.sel)
-            yield self._rows(start, None)
+        from ..table import Table
+
+        n = len(self.sel)
+        if self.pos >= n:
+            return
+        base = self.pos
+        table = Table(self.sel.slice(base).table())
+        while self.pos < n:  # in blocks: the limits are checked as they grow
+            start, self.pos = self.pos, min(n, self.pos + 65536)
+            yield list(table[start - base:self.pos - base])

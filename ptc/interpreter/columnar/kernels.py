@@ -274,6 +274,10 @@ def equal(a: Any, b: Any) -> Any:
     return pc.or_(r.fill_null(False) if r.null_count else r, both_null)
 
 
+_KINDS = {type(None): "null", bool: "bool", int: "int", float: "float", str: "str", datetime.date: "date",
+          Keyword: "kw"}
+
+
 def _lookup(m: Any, x: Any) -> Any:
     """(m x) for each value of column x, m a constant map: the value, or nil when absent."""
     from ..values import map_items
@@ -283,15 +287,17 @@ def _lookup(m: Any, x: Any) -> Any:
     k = kind(x)
     if k not in ("int", "str", "date"):
         raise Fallback(f"a map lookup by {k} values")
-    keys, vals = [], []
-    for key, v in map_items(m[1]):
-        kk = kind(key)
-        if kk == "null" and x.null_count or kk in ("float", "bool", "other") and k == "int":
-            raise Fallback("a lookup map whose keys may equal the column's values in other types")
-        if kk == k:
-            keys.append(key)
-            vals.append(v)
-    kinds = {kind(v) for v in vals} - {"null"}
+    want = {"int": int, "str": str, "date": datetime.date}[k]
+    items = list(map_items(m[1]))
+    key_types = {type(key) for key, _ in items}
+    if type(None) in key_types and x.null_count or k == "int" and key_types & {float, bool}:
+        raise Fallback("a lookup map whose keys may equal the column's values in other types")
+    if key_types <= {want}:
+        keys, vals = [key for key, _ in items], [v for _, v in items]
+    else:
+        keys = [key for key, _ in items if type(key) is want]
+        vals = [v for key, v in items if type(key) is want]
+    kinds = {_KINDS.get(t, "other") for t in set(map(type, vals))} - {"null"}
     if len(kinds) > 1 or kinds & {"other", "kw"}:
         raise Fallback("a lookup map whose values are of several types")
     if not keys:

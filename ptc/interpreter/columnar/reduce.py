@@ -230,21 +230,22 @@ def grouped_aggregate(table: pa.Table, ke: tuple[Any, ...], fe: tuple[Any, ...])
             raise Fallback("an aggregate of a constant")
         v = pa.nulls(len(x))
     k = kind(v)
-    valid = keep if keep is not None else np.ones(len(v), bool)
+    valid = keep
     if v.null_count:
         if how == "+" and (keep is None and v.null_count or keep is not None and (
                 np.asarray(pc.is_null(v).to_numpy(zero_copy_only=False)) & keep).any()):
             raise Fallback("a nil reaches + (the row path raises)")
-        valid = valid & pc.is_valid(v).to_numpy(zero_copy_only=False)
+        is_valid = pc.is_valid(v).to_numpy(zero_copy_only=False)
+        valid = is_valid if keep is None else keep & is_valid
     if k not in ("int", "float"):
-        if k in ("null", "str", "bool", "date") and not valid.any():
+        if k in ("null", "str", "bool", "date") and valid is not None and not valid.any():
             k = "int"
             vals = np.zeros(len(v), np.int64)
         else:
             raise Fallback(f"{how} over {k} values (the row path raises)")
     else:
         vals = _flat(v).to_numpy(zero_copy_only=False)
-    c, w = codes[valid], vals[valid]
+    c, w = (codes, vals) if valid is None else (codes[valid], vals[valid])
     if k == "int":
         if len(w) and int(np.abs(w).max()) * len(w) >= 1 << 53:
             raise Fallback("integer sums beyond 2^53")
@@ -253,7 +254,7 @@ def grouped_aggregate(table: pa.Table, ke: tuple[Any, ...], fe: tuple[Any, ...])
         if how == "+" and init is None and bool(np.any((w == 0) & np.signbit(w))):
             raise Fallback("-0.0 values in a reduce + without a start")
         sums = np.bincount(c, weights=w, minlength=groups).tolist()
-    ns = np.bincount(c, minlength=groups).tolist()
+    ns = (counts if valid is None else np.bincount(c, minlength=groups)).tolist()
     out = []
     for total, nvalid, nkept in zip(sums, ns, counts.tolist()):
         if how == "avg-by":

@@ -757,6 +757,7 @@ def merge_with(f: Any, *maps: Any) -> Any:
          doc="A map pairing each key of ks with the value at the same position in vs.",
          ex=(("(zipmap [:a :b] [1 2])", "{:a 1, :b 2}"), ("(zipmap [:a :b :c] [1])", "{:a 1}")))
 def zipmap(ks: Any, vs: Any) -> Any:
+    ks, vs = _col.values(ks), _col.values(vs)
     tk, tv = type(ks), type(vs)
     if tk is not LazySeq and tv is not LazySeq and ks is not None and vs is not None:
         _big(min(_count_or0(ks), _count_or0(vs)), "zipmap")

@@ -246,6 +246,7 @@ def mapv(f: Any, coll: Any, *colls: Any) -> Any:
     f = as_fn(f, "mapv")
     if not colls:
         if (r := _col.mapped(f, coll, "mapv")) is not _col.NO:
+            _charge(len(_col.column_of(r)))
             return vec(r.items())
         return vec(_map_realized(f, _items(coll, "mapv")))
     its = [iter_seq(c, "mapv") for c in (coll, *colls)]
