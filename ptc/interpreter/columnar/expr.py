@@ -267,19 +267,16 @@ def _bind(e: tuple[Any, ...], f: Any) -> tuple[Any, ...]:
 
 
 def _lookup_map(name: str, f: Any) -> tuple[Any, ...]:
-    """A captured map of scalar keys and values, as ("lit", map)."""
-    from ..values import MAP_TYPES, map_items
+    """A captured map, as ("lit", map) (the lookup kernel checks its keys and values)."""
+    from ..values import MAP_TYPES
 
     code = getattr(f, "__code__", None)
     names = code.co_freevars if code is not None else ()
     if name in names:
         m = f.__closure__[names.index(name)].cell_contents
         if type(m) in MAP_TYPES and type(m).__name__ != "Row":
-            items = map_items(m)
-            if {type(k) for k, _ in items} | {type(v) for _, v in items} <= set(_SCALARS):
-                return ("lit", m)
-    raise _NotColumn("fn body calls a captured local that is not a map of plain keys and values: "
-                     "not a column expression")
+            return ("lit", m)
+    raise _NotColumn("fn body calls a captured local that is not a map: not a column expression")
 
 
 def _fn_label(f: Any) -> str:

@@ -288,15 +288,18 @@ def _lookup(m: Any, x: Any) -> Any:
     if k not in ("int", "str", "date"):
         raise Fallback(f"a map lookup by {k} values")
     want = {"int": int, "str": str, "date": datetime.date}[k]
-    items = list(map_items(m[1]))
-    key_types = {type(key) for key, _ in items}
-    if type(None) in key_types and x.null_count or k == "int" and key_types & {float, bool}:
-        raise Fallback("a lookup map whose keys may equal the column's values in other types")
-    if key_types <= {want}:
+    mp = m[1]
+    if type(mp) is dict:  # host data: its keys as PTC reads them
+        items = map_items(mp)
         keys, vals = [key for key, _ in items], [v for _, v in items]
     else:
-        keys = [key for key, _ in items if type(key) is want]
-        vals = [v for key, v in items if type(key) is want]
+        keys, vals = list(mp.keys()), list(mp.values())
+    key_types = set(map(type, keys))
+    if type(None) in key_types and x.null_count or k == "int" and key_types & {float, bool}:
+        raise Fallback("a lookup map whose keys may equal the column's values in other types")
+    if not key_types <= {want}:
+        vals = [v for key, v in zip(keys, vals) if type(key) is want]
+        keys = [key for key in keys if type(key) is want]
     kinds = {_KINDS.get(t, "other") for t in set(map(type, vals))} - {"null"}
     if len(kinds) > 1 or kinds & {"other", "kw"}:
         raise Fallback("a lookup map whose values are of several types")
