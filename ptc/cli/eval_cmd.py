@@ -24,7 +24,7 @@ Examples:
   ptc run examples/cli/orders.clj --data examples/cli/orders.json
   echo '(* 6 7)' | ptc run -
   ptc run prog.clj --data data.json --json --timeout 5
-  ptc run prog.clj --data orders.parquet --explain
+  ptc run prog.clj --data orders.json --explain
 """
 
 
