@@ -6,7 +6,7 @@ Writes a Parquet orders table (10 columns) to a temporary directory first, reads
 Arrow, pandas, Polars and DuckDB, then times each pipeline shape through the public API
 (`ptc.run(src, data={"orders": table})`) next to the idiomatic code of each engine on the data
 already loaded. The row path is the same program with kernels switched off (dispatch.rows_only).
-Each figure is the best of 3 runs; ratios are measured in this one run. With --big N it also
+Each figure is the best of 5 runs (the row path: 1); ratios are measured in this one run. With --big N it also
 measures, in a fresh subprocess, the peak RSS of a group-by + sum over an N-row file against
 the size of its Arrow table.
 """
@@ -67,7 +67,7 @@ def customers_table() -> Any:
     return pa.table({"customer": ids, "tier": pa.array(np.array(["gold", "silver", "bronze"])[ids % 3])})
 
 
-def best(fn: Callable[[], Any], repeat: int = 3) -> float:
+def best(fn: Callable[[], Any], repeat: int = 5) -> float:
     times = []
     for _ in range(repeat):
         t0 = time.perf_counter()

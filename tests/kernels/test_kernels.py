@@ -203,3 +203,12 @@ def test_top_rows_of_a_sort_match_the_full_sort(src: str) -> None:
     t = pa.table({"i": list(range(n)), "q": [rnd.randint(0, 9) for _ in range(n)],
                   "f": [rnd.choice([0.5, 1.5, 2.25, -1.0]) for _ in range(n)]})
     assert _outcome(src, t) == _outcome(src, t.to_pylist())
+
+
+@pytest.mark.fuzz
+@pytest.mark.parametrize("src", PROGRAMS)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=tables())
+def test_kernels_match_rows_campaign(src: str, table: Any) -> None:
+    """The property above with many more tables (run with -m fuzz)."""
+    assert _outcome(src, table) == _outcome(src, table.to_pylist())
