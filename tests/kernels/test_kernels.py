@@ -212,3 +212,12 @@ def test_top_rows_of_a_sort_match_the_full_sort(src: str) -> None:
 def test_kernels_match_rows_campaign(src: str, table: Any) -> None:
     """The property above with many more tables (run with -m fuzz)."""
     assert _outcome(src, table) == _outcome(src, table.to_pylist())
+
+
+@pytest.mark.parametrize("vals", [[-0.0], [-0.0, -0.0], [1.0, -1.0], [-0.0, 2.0], [], [0.1, 0.2, 0.3] * 7])
+@pytest.mark.parametrize("src", ["(sum-by :a data/t)", "(reduce + 0 (map :a data/t))", "(reduce + -0.0 (map :a data/t))",
+                                 "(reduce + (map :a data/t))", "(avg-by :a data/t)",
+                                 "(update-vals (group-by :g data/t) #(reduce + (map :a %)))"])
+def test_float_sums_add_left_to_right_with_signed_zeros(vals: list[float], src: str) -> None:
+    t = pa.table({"a": pa.array(vals, pa.float64()), "g": [i % 2 for i in range(len(vals))]})
+    assert _outcome(src, t) == _outcome(src, t.to_pylist())

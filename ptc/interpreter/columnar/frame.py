@@ -19,15 +19,18 @@ from ..lazy import CHUNK, Source
 class Selection:
     """Rows `indices` (all rows when None) of pyarrow.Table `base`: a table-like frame. A sorted
     selection computes its order when first needed: its first rows alone by a top-k selection,
-    all of it by a stable sort."""
+    all of it by a stable sort. A filter of the whole table keeps its mask: a column is then
+    filtered by it, and row numbers are made only if something needs them."""
 
-    __slots__ = ("base", "_indices", "_cols", "_table", "_order")
+    __slots__ = ("base", "_indices", "_cols", "_table", "_order", "_mask", "_count")
 
     def __init__(self, base: pa.Table, indices: Any = None) -> None:
         self.base, self._indices = base, indices
         self._cols: dict[int, Any] = {}
         self._table: pa.Table | None = None if indices is not None else base
         self._order: tuple[Selection, Any, bool] | None = None  # (parent, its sort keys, descending)
+        self._mask: Any = None  # the rows of base kept by a filter (row numbers not made yet)
+        self._count = 0
 
     def sorted(self, keys: Any, descending: bool) -> "Selection":
         """These rows stably ordered by keys (one per row; nulls first), computed lazily."""
@@ -37,6 +40,8 @@ class Selection:
 
     @property
     def indices(self) -> Any:
+        if self._mask is not None:
+            self._indices, self._mask = pc.indices_nonzero(self._mask), None
         if self._order is not None:
             parent, keys, desc = self._order
             order = pc.array_sort_indices(keys, order="descending" if desc else "ascending", null_placement="at_start")
@@ -54,6 +59,8 @@ class Selection:
 
     @property
     def num_rows(self) -> int:
+        if self._mask is not None:
+            return self._count
         if self._order is not None:
             return len(self._order[1])
         return self.base.num_rows if self.indices is None else len(self.indices)
@@ -66,24 +73,29 @@ class Selection:
         return self.base.column_names
 
     def column(self, i: int) -> Any:
-        if self.indices is None:
-            return self.base.column(i)
         col = self._cols.get(i)
         if col is None:
-            col = self._cols[i] = self.base.column(i).take(self.indices)
+            if self._mask is not None:
+                col = self._cols[i] = self.base.column(i).filter(self._mask)
+            elif self.indices is None:
+                return self.base.column(i)
+            else:
+                col = self._cols[i] = self.base.column(i).take(self.indices)
         return col
 
     def table(self) -> pa.Table:
         """The selected rows as a pyarrow.Table (built once)."""
         if self._table is None:
-            self._table = self.base.take(self.indices)
+            self._table = self.base.filter(self._mask) if self._mask is not None else self.base.take(self.indices)
         return self._table
 
     def filter(self, mask: Any) -> "Selection":
         if isinstance(mask, pa.ChunkedArray):
             mask = mask.combine_chunks()
-        if self.indices is None:
-            return Selection(self.base, pc.indices_nonzero(mask))
+        if self._order is None and self._mask is None and self._indices is None:
+            s = Selection(self.base, ())
+            s._mask, s._count = mask, int(pc.sum(mask).as_py() or 0)
+            return s
         return Selection(self.base, self.indices.filter(mask))
 
     def take(self, idx: Any) -> "Selection":

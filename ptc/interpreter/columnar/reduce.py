@@ -8,6 +8,7 @@ dictionary encoding numbers values as they first appear), sorts are stable.
 
 from __future__ import annotations
 
+import math
 import sys
 from typing import Any
 
@@ -45,13 +46,17 @@ def _int_sum(x: Any) -> int:
 
 
 def _float_sum(x: Any, start: float | None) -> float:
-    """start + x0 + x1 + ... added left to right (x0 + x1 + ... when start is None)."""
+    """start + x0 + x1 + ... added left to right (x0 + x1 + ... when start is None). From a
+    start of 0.0 the partial sums are those from x0 except for the sign of a zero (0.0 + -0.0
+    is 0.0), so only a -0.0 result changes."""
     vals = _flat(x).to_numpy(zero_copy_only=False).astype(np.float64, copy=False)
-    if start is not None:
+    from_zero = start is not None and start == 0.0 and math.copysign(1.0, start) > 0 and len(vals) > 0
+    if start is not None and not from_zero:
         vals = np.concatenate([np.array([start], np.float64), vals])
     if len(vals) == 0:
         raise Fallback("an empty float sum")
-    return float(np.cumsum(vals)[-1])
+    total = float(np.cumsum(vals)[-1])
+    return 0.0 if from_zero and total == 0.0 else total  # a sum from +0.0 is never -0.0
 
 
 def plus(x: Any, init: Any) -> Any:
