@@ -90,6 +90,9 @@ PROGRAMS = [
     "(let [m (zipmap (map :id data/t) (map :status data/t))] (frequencies (map #(get m (:qty %)) data/t)))",
     "(let [s (sort-by :qty data/t)] [(mapv :id (take 2 s)) (sum-by :id s) (count s)])",
     "(map :id (sort-by :amount > (filter #(some? (:amount %)) data/t)))",
+    "(group-by (juxt :status :ok) data/t)",
+    "(update-vals (group-by (juxt :qty :status) data/t) count)",
+    "(update-vals (group-by (juxt :ok :status) data/t) #(sum-by :amount %))",
 ]
 
 

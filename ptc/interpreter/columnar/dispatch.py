@@ -354,9 +354,9 @@ def group_agg(key: Any, coll: Any, f: Any) -> Any:
     table = rows_of(coll)
     if table is None:
         return NO
-    ke = _expr(key, "group-by")
-    if ke is None:
-        return NO
+    ke = expr_of(key)
+    if type(ke) is str:
+        return NO  # group-by says why
     fe = expr_of(f)
     if type(fe) is str or fe[0] != "agg":
         note("update-vals", False, (fe if type(fe) is str else "the fn is not an aggregate of a group")

@@ -128,6 +128,8 @@ def value(e: tuple[Any, ...], frame: Any, reach: Any = None) -> Any:
         return _op(e[1], e[2:], frame, reach)
     if head == "lookup":
         return _lookup(e[1], value(e[2], frame, reach))
+    if head == "juxt":
+        raise Fallback("a juxt's vectors (they are computed only as group keys)")
     if head in ("and", "or", "in", "has", "where", "all", "any", "none"):
         return truth(e, frame, reach)  # a boolean where only truth matters is handled by the caller
     raise Fallback(f"{head} is not computed by kernels")

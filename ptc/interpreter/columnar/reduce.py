@@ -132,25 +132,58 @@ def _codes(x: Any, who: str) -> tuple[np.ndarray, Any]:
     return enc.indices.to_numpy(zero_copy_only=False), enc.dictionary
 
 
+def group_keys(table: Any, e: tuple[Any, ...]) -> tuple[np.ndarray, list[Any]]:
+    """Each row's group number (in order of first appearance) and the groups' keys as PTC
+    values, for a key expression or a (juxt k ...) of them (keys: vectors)."""
+    from ..values import as_key, vec
+    from .dispatch import _values
+
+    parts = e[1:] if e[0] == "juxt" else (e,)
+    coded = []
+    for part in parts:
+        x = value(part, table)
+        if not isinstance(x, (pa.Array, pa.ChunkedArray)):
+            raise Fallback("a group key that is the same for every row")
+        codes, keys = _codes(x, "group-by")
+        coded.append((codes.astype(np.int64), _values(keys)))
+    if e[0] != "juxt":
+        return coded[0][0], coded[0][1]
+    combined = np.zeros(len(coded[0][0]), np.int64)
+    span = 1
+    for codes, keys in coded:
+        span *= max(1, len(keys))
+        if span >= 1 << 62:
+            raise Fallback("too many key combinations")
+        combined = combined * max(1, len(keys)) + codes
+    enc = pc.dictionary_encode(pa.array(combined))
+    firsts = enc.dictionary.to_numpy(zero_copy_only=False)
+    out_keys = []
+    for c in firsts.tolist():
+        parts_of = []
+        for codes, keys in reversed(coded):
+            c, i = divmod(c, max(1, len(keys)))
+            parts_of.append(keys[i])
+        out_keys.append(as_key(vec(parts_of[::-1])))
+    return enc.indices.to_numpy(zero_copy_only=False), out_keys
+
+
 def groups(table: pa.Table, e: tuple[Any, ...]) -> dict[Any, Any]:
     """(group-by key-expr table) as {key: Table of its rows}, keys in first-seen order."""
-    from .dispatch import _table_type, _values
+    from .dispatch import _table_type
 
-    x = value(e, table)
-    if not isinstance(x, (pa.Array, pa.ChunkedArray)):
-        raise Fallback("a group key that is the same for every row")
     Table = _table_type()
-    if len(x) == 0:
+    n = table.num_rows
+    if n == 0:
         return {}
-    if len(x) > 4096:  # as the row path: grouping builds vectors holding every row
-        context.check_size(len(x), "sequence")
-    codes, keys = _codes(x, "group-by")
+    if n > 4096:  # as the row path: grouping builds vectors holding every row
+        context.check_size(n, "sequence")
+    codes, keys = group_keys(table, e)
     order = np.argsort(codes, kind="stable")
     sizes = np.bincount(codes, minlength=len(keys))
     ordered = selection(table).take(pa.array(order))
     out: dict[Any, Any] = {}
     start = 0
-    for key, size in zip(_values(keys), sizes.tolist()):
+    for key, size in zip(keys, sizes.tolist()):
         out[key] = Table(ordered.slice(start, size).table())
         start += size
     return out
@@ -211,21 +244,17 @@ def grouped_aggregate(table: pa.Table, ke: tuple[Any, ...], fe: tuple[Any, ...])
     sums by np.bincount, which adds each group's values in row order from 0.0, as `sum` and
     `reduce +` do (a group of only -0.0 values is the one case that differs: it falls back)."""
     from ..values import map_of
-    from .dispatch import _values
     from .kernels import truth
 
-    x = value(ke, table)
-    if not isinstance(x, (pa.Array, pa.ChunkedArray)):
-        raise Fallback("a group key that is the same for every row")
-    if len(x) == 0:
+    if table.num_rows == 0:
         return map_of({})
-    codes, keys = _codes(x, "group-by")
+    codes, keys = group_keys(table, ke)
     groups = len(keys)
     _, how, e, pred, init = fe
     keep = None if pred is None else _flat(truth(pred, table)).to_numpy(zero_copy_only=False)
     counts = np.bincount(codes if keep is None else codes[keep], minlength=groups)
     if how == "count":
-        return map_of(dict(zip(_values(keys), counts.tolist())))
+        return map_of(dict(zip(keys, counts.tolist())))
     if init is not None and init != 0:
         raise Fallback("reduce + from a start other than 0")
     reach = None if keep is None else pa.array(keep)
@@ -233,7 +262,7 @@ def grouped_aggregate(table: pa.Table, ke: tuple[Any, ...], fe: tuple[Any, ...])
     if not isinstance(v, (pa.Array, pa.ChunkedArray)):
         if v is not None or how == "+":
             raise Fallback("an aggregate of a constant")
-        v = pa.nulls(len(x))
+        v = pa.nulls(table.num_rows)
     k = kind(v)
     valid = keep
     if v.null_count:
@@ -272,4 +301,4 @@ def grouped_aggregate(table: pa.Table, ke: tuple[Any, ...], fe: tuple[Any, ...])
             out.append(float(total))
         else:
             out.append(total)
-    return map_of(dict(zip(_values(keys), out)))
+    return map_of(dict(zip(keys, out)))

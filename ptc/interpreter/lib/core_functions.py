@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..errors import runtime_error
+from ..columnar.dispatch import combined
+from ..columnar.expr import tag
 from ..registry import builtin
 from ..values import FMap, FSet, HMap, HSet, Keyword, Regex, Symbol, as_fn, vec
 
@@ -91,7 +93,7 @@ def juxt(f: Any, *fns: Any) -> Callable[..., Any]:
     def juxted(*args: Any) -> Any:
         return vec([g(*args) for g in fs])
 
-    return juxted
+    return tag(juxted, combined("juxt", tuple(fs)))  # (group-by (juxt :a :b) table) groups by columns
 
 
 @builtin("comparator", args="[pred]", category="functions",
