@@ -30,6 +30,8 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "as_tool_spec": ("ptc.sandbox", "as_tool_spec"),
     "Usage": ("ptc.llm.base", "Usage"),
     "LiteLLM": ("ptc.llm.litellm_client", "LiteLLM"),
+    "Chart": ("ptc.charts", "Chart"),
+    "render_chart": ("ptc.charts", "render_chart"),
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]
