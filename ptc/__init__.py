@@ -50,3 +50,10 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return __all__
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """`%load_ext ptc`: the `%%ptc` cell magic (see ptc.notebook)."""
+    from .notebook import load_ipython_extension as load
+
+    load(ipython)

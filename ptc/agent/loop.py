@@ -80,6 +80,11 @@ class Step(BaseModel):
         charts = self.charts
         return charts[0] if charts else None
 
+    def _repr_html_(self) -> str:
+        from ..viewer.display import step_html
+
+        return step_html(self)
+
 
 @dataclass(frozen=True)
 class _AskLLM:

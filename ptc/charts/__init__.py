@@ -84,6 +84,9 @@ class Chart:
             pass  # no vl-convert: front-ends that know Vega-Lite still draw it
         return bundle
 
+    def _repr_html_(self) -> str:
+        return self.img_tag()
+
     def __repr__(self) -> str:
         return f"<Chart {self.title!r}>"
 

@@ -65,6 +65,11 @@ class RunResult:
         charts = self.charts
         return charts[0] if charts else None
 
+    def _repr_html_(self) -> str:
+        from ..viewer.display import result_html
+
+        return result_html(self)
+
 
 _LINE_MAPS: "OrderedDict[str, dict[int, tuple[int, int]]]" = OrderedDict()
 _MAX_LINE_MAPS = 4096

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-__all__ = ["RunView", "runs_from_trace", "runs_from_export", "write_html"]
+__all__ = ["RunView", "load_trace", "runs_from_trace", "runs_from_export", "write_html"]
 
 
 @dataclass
@@ -27,6 +27,11 @@ class RunView:
     max_turns: int = 0
     strategy: str = ""
     requests: dict[int, list[dict[str, str]]] = field(default_factory=dict)  # turn -> the messages sent
+
+    def _repr_html_(self) -> str:
+        from .display import run_view_html
+
+        return run_view_html(self)
 
 
 def runs_from_trace(records: Iterable[Mapping[str, Any]]) -> list[RunView]:
@@ -50,6 +55,13 @@ def runs_from_trace(records: Iterable[Mapping[str, Any]]) -> list[RunView]:
         elif kind == "run_finished":
             run.outcome = {k: r.get(k) for k in ("ok", "value", "error", "usage", "duration")}
     return [run for run in runs.values() if run.mission or run.turns]
+
+
+def load_trace(path: str | Path) -> list[RunView]:
+    """The runs of a JSONL trace file (each displays itself in Jupyter)."""
+    from ..agent.trace import read_trace
+
+    return runs_from_trace(read_trace(path))
 
 
 def runs_from_export(lines: Iterable[Mapping[str, Any]]) -> tuple[dict[str, Any], list[RunView], list[dict[str, Any]]]:

@@ -15,28 +15,61 @@ CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 PREVIEW = 400  # characters of a tool call's arguments or result shown
 STRATEGIES = (("none", "Full history"), ("coalesced", "Single user, coalesced"), ("append", "Append-only summaries"))
 
-CSS = """
+PAGE_CSS = """
 body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:0;background:#f6f7f9;color:#1d2330}
 header{background:#1d2330;color:#fff;padding:14px 24px}header h1{font-size:18px;margin:0}
 main{padding:16px 24px;max-width:1500px}
+"""
+# the parts' rules, scoped under .ptc so that a fragment in a notebook styles only itself
+PARTS_CSS = """
 section.run{background:#fff;border:1px solid #dde1e7;border-radius:8px;padding:14px 18px;margin-bottom:22px}
-h2{font-size:16px;margin:4px 0 10px}h3{font-size:14px;margin:14px 0 6px}
-.outcome{padding:8px 10px;border-radius:6px;margin:8px 0}.ok{background:#e7f6ec}.bad{background:#fdecec}
+h2{font-size:16px;margin:4px 0 10px}
+h3{font-size:14px;margin:14px 0 6px}
+.outcome{padding:8px 10px;border-radius:6px;margin:8px 0}
+.ok{background:#e7f6ec}
+.bad{background:#fdecec}
 .turn{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:14px;border-top:1px solid #e6e8ec;padding:10px 0}
-.turn h3{grid-column:1/-1;margin:0}.saw{background:#f3f5f8;border-radius:6px;padding:6px 10px;font-size:12px}
+.turn h3{grid-column:1/-1;margin:0}
+.saw{background:#f3f5f8;border-radius:6px;padding:6px 10px;font-size:12px}
 pre{background:#f3f5f8;border-radius:6px;padding:8px 10px;overflow-x:auto;white-space:pre-wrap;margin:4px 0}
 pre.code{background:#fbfbfd;border:1px solid #e2e5ea}
-.k{color:#7a3e9d}.s{color:#2a7a2a}.c{color:#8a8f98;font-style:italic}.n{color:#b05a00}.sf{color:#0b5cad;font-weight:600}
-.tool{color:#b3124e;font-weight:600}.ns{color:#0a7f86}.b{color:#8a8f98}
+.k{color:#7a3e9d}
+.s{color:#2a7a2a}
+.c{color:#8a8f98;font-style:italic}
+.n{color:#b05a00}
+.sf{color:#0b5cad;font-weight:600}
+.tool{color:#b3124e;font-weight:600}
+.ns{color:#0a7f86}
+.b{color:#8a8f98}
 .err{background:#fdecec;border-left:3px solid #d33;padding:6px 10px;border-radius:4px;margin:4px 0}
-.hint{color:#6b4e00}.muted{color:#6b7280;font-size:12px}
-table{border-collapse:collapse;width:100%;font-size:12px}td,th{border:1px solid #e2e5ea;padding:3px 6px;vertical-align:top;text-align:left}
+.hint{color:#6b4e00}
+.muted{color:#6b7280;font-size:12px}
+table{border-collapse:collapse;width:100%;font-size:12px}
+td,th{border:1px solid #e2e5ea;padding:3px 6px;vertical-align:top;text-align:left}
 td pre{margin:0;padding:2px 4px;background:none}
 .strategies{display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:10px}
 .msg{border:1px solid #e2e5ea;border-radius:6px;margin:4px 0;padding:4px 8px;background:#fff}
 .role{font-weight:600;font-size:11px;text-transform:uppercase;color:#0b5cad}
-details summary{cursor:pointer;color:#374151}img.chart{max-width:100%;background:#fff}
+details summary{cursor:pointer;color:#374151}
+img.chart{max-width:100%;background:#fff}
 """
+
+
+def _scoped(css: str) -> str:
+    """Each rule of `css` (one per line) applied only inside an element of class ptc."""
+    rules = []
+    for line in css.strip().splitlines():
+        selectors, body = line.split("{", 1)
+        rules.append(",".join(f".ptc {sel.strip()}" for sel in selectors.split(",")) + "{" + body)
+    return "\n".join(rules)
+
+
+CSS = _scoped(PARTS_CSS)
+
+
+def fragment(body: str) -> str:
+    """HTML to embed in another page (a notebook's output): styled, scoped, no script."""
+    return f"<div class='ptc'><style>{CSS}</style>{body}</div>"
 
 
 def esc(x: Any) -> str:
@@ -52,7 +85,7 @@ def render_page(runs: Sequence[RunView], *, title: str, messages: list[dict[str,
     return ("<!doctype html>\n<html lang='en'><head><meta charset='utf-8'>"
             f"<meta http-equiv='Content-Security-Policy' content=\"{CSP}\">"
             f"<meta name='viewport' content='width=device-width'><title>{esc(title)}</title>"
-            f"<style>{CSS}</style></head><body><header><h1>{esc(title)}</h1></header><main>"
+            f"<style>{PAGE_CSS}{CSS}</style></head><body><header><h1>{esc(title)}</h1></header><main class='ptc'>"
             + "\n".join(body) + "</main></body></html>\n")
 
 
@@ -99,7 +132,9 @@ def _error(error: Any) -> str:
     return f"<div class='err'><b>error[{esc(error.get('kind', '?'))}]{esc(where)}</b>: {esc(error.get('message', ''))}{hint}</div>"
 
 
-def _turn(t: dict[str, Any], saw: list[dict[str, str]] | None) -> str:
+def _turn(t: dict[str, Any], saw: list[dict[str, str]] | None, *, beside: bool = True) -> str:
+    """One turn; `beside`: with what the model saw in a second column (`saw`, or a note that it
+    was not recorded)."""
     status = "ok" if t.get("success") else "error"
     if t.get("returned"):
         status = "returned"
@@ -118,6 +153,8 @@ def _turn(t: dict[str, Any], saw: list[dict[str, str]] | None) -> str:
         left.append(f"<div class='muted'>result</div><pre>{esc(_cut(str(t.get('result', '')), 2000))}</pre>")
     right = ("<div class='saw'><b>What the model saw</b> (the request for this turn)" + _messages(saw) + "</div>"
              if saw is not None else "<div class='saw muted'>The request for this turn was not recorded.</div>")
+    if not beside:
+        right = ""
     return (f"<div class='turn' id='turn-{esc(t.get('number'))}'><h3>Turn {esc(t.get('number'))} · {status}"
             f" <span class='muted'>{usage.get('prompt_tokens', 0):,} + {usage.get('completion_tokens', 0):,} tokens"
             f", {float(t.get('duration') or 0):.2f}s</span></h3><div>{''.join(left)}</div>{right}</div>")
