@@ -1,6 +1,6 @@
 """Charts as data: a program builds a Vega-Lite spec (`chart/bar`...), the host renders it.
 
-A chart is a map `{:vega-lite spec}`. A run's answer holds charts when its value is one, or
+A chart is a map `{:vega-lite spec}` (its :vega-lite key holds a map). A run's answer holds charts when its value is one, or
 when it is a map or vector with charts among its first items (`{:total 42 :chart (chart/bar
 ...)}`). Every chart is checked (`spec.check_spec`) when a chart function builds it and again
 when the program returns it, so what reaches the host is safe to render. Rendering needs
@@ -19,6 +19,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
+from ..interpreter.values import VECTOR_TYPES, FMap, HMap, PList, keyword, map_items, to_python
 from .spec import CHART_KEY, EXTRA, ChartError, check_spec, vega_lite_major
 
 __all__ = ["Chart", "ChartError", "charts_in", "render_chart", "check_spec"]
@@ -42,7 +43,11 @@ class Chart:
         title = self.spec.get("title")
         if isinstance(title, dict):
             title = title.get("text")
-        return title if isinstance(title, str) else str(self.spec.get("mark", "chart"))
+        if isinstance(title, str):
+            return title
+        mark = self.spec.get("mark")
+        mark = mark.get("type") if isinstance(mark, dict) else mark
+        return f"{mark} chart" if isinstance(mark, str) else "chart"
 
     def to_svg(self) -> str:
         return str(_vl_convert().vegalite_to_svg(self.spec, **_version()))
@@ -99,13 +104,15 @@ class Chart:
 def charts_in(value: Any) -> list[Chart]:
     """The charts a program's value holds (PTC or plain Python): the value itself, or among
     the first items of a map or vector. A chart that fails its check raises ChartError."""
-    from ..interpreter.values import to_python
-
     return [Chart(to_python(m)) for m in _chart_maps(value)]
 
 
 def check_returned(value: Any) -> None:
-    """Refuse a program's value whose charts fail their check (the program sees the error)."""
+    """Refuse a program's value whose charts fail their check (the program sees the error).
+    Called on every run's value: a value that is not a map or a vector costs one type test."""
+    t = type(value)
+    if t not in _MAPS and t not in _SEQUENCES:
+        return
     try:
         charts_in(value)
     except ChartError as e:
@@ -115,31 +122,35 @@ def check_returned(value: Any) -> None:
                             hint="build charts with chart/bar, chart/line... or chart/spec (docs/charts.md)") from None
 
 
+_KEY = keyword(CHART_KEY)
+_MAPS = (dict, FMap, HMap)  # a sorted map cannot hold the key (its keys compare with each other)
+_SEQUENCES = (*VECTOR_TYPES, PList)
+
+
+def _is_chart(x: Any) -> bool:
+    """A map whose :vega-lite key holds a map."""
+    t = type(x)
+    if t is dict:
+        return type(x.get(CHART_KEY)) in _MAPS
+    return (t is FMap or t is HMap) and type(x.get(_KEY)) in _MAPS
+
+
 def _chart_maps(value: Any) -> list[Any]:
-    from ..interpreter.values import MAP_TYPES, VECTOR_TYPES, FMap, HMap, PList, keyword, lookup, map_items
-
-    key = keyword(CHART_KEY)
-    hashed = (dict, FMap, HMap)  # a sorted map cannot hold the key (its keys compare with each other)
-
-    def is_chart(x: Any) -> bool:
-        return type(x) in hashed and lookup(x, key) is not None
-
-    if is_chart(value):
+    if _is_chart(value):
         return [value]
-    if isinstance(value, MAP_TYPES):
+    t = type(value)
+    if t in _MAPS:
         items: Any = (item for _, item in map_items(value))
-    elif isinstance(value, (*VECTOR_TYPES, PList)):
+    elif t in _SEQUENCES:
         items = iter(value)
     else:
         return []
-    return [x for x in islice(items, SCAN) if is_chart(x)]
+    return [x for x in islice(items, SCAN) if _is_chart(x)]
 
 
 def render_chart(chart: Any, path: str | Path) -> Path:
     """Write `chart` (a Chart, a `{:vega-lite spec}` value, or a spec dict) to path (.png/.svg/.html)."""
     if not isinstance(chart, Chart):
-        from ..interpreter.values import to_python
-
         chart = Chart(to_python(chart))
     return chart.save(path)
 

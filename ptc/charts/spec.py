@@ -41,13 +41,14 @@ def check_spec(spec: Any) -> dict[str, Any]:
     """`spec` (plain JSON-like Python) if it is a safe, valid Vega-Lite spec; else ChartError."""
     if not isinstance(spec, dict):
         raise ChartError(f"a chart spec must be a map, got {type(spec).__name__}")
-    rows = _walk(spec, "", 0)
+    skeleton: list[Any] = [None]
+    rows = _walk(spec, "", 0, skeleton, 0)
     if rows > MAX_ROWS:
         raise ChartError(f"chart data has {rows} rows; at most {MAX_ROWS}: aggregate or sample the rows first")
     size = len(json.dumps(spec, ensure_ascii=False, default=str))
     if size > MAX_BYTES:
         raise ChartError(f"chart spec is {size} bytes as JSON; at most {MAX_BYTES}: send fewer rows or fields")
-    _validate(spec)
+    _validate(skeleton[0])  # the rows are checked above: the schema sees the spec without them
     return spec
 
 
@@ -55,12 +56,15 @@ def _where(path: str) -> str:
     return f" at {path}" if path else ""
 
 
-def _walk(x: Any, path: str, depth: int) -> int:
-    """Refuse what could reach outside the chart; returns the number of inline data rows."""
+def _walk(x: Any, path: str, depth: int, out: list[Any], slot: Any) -> int:
+    """Refuse what could reach outside the chart; returns the number of inline data rows.
+    Builds in out[slot] a copy of x whose inline rows are left out (for the schema check)."""
     if depth > MAX_DEPTH:
         raise ChartError(f"chart spec nested more than {MAX_DEPTH} levels deep{_where(path)}")
     rows = 0
     if isinstance(x, dict):
+        copy: dict[str, Any] = {}
+        out[slot] = copy
         for key, item in x.items():
             if not isinstance(key, str):
                 raise ChartError(f"chart spec keys must be names, got {key!r}{_where(path)}")
@@ -70,18 +74,23 @@ def _walk(x: Any, path: str, depth: int) -> int:
                 raise ChartError(f"{key!r} is not allowed{_where(here)}: {why}")
             if key == "data":
                 rows += _check_data(item, here)
-            elif key == "mark" and (item == "image" or isinstance(item, dict) and item.get("type") == "image"):
+                copy[key] = {"values": []}
+                continue
+            if key == "mark" and (item == "image" or isinstance(item, dict) and item.get("type") == "image"):
                 raise ChartError(f"image marks are not allowed{_where(here)}: they load pictures from URLs")
-            else:
-                rows += _walk(item, here, depth + 1)
+            rows += _walk(item, here, depth + 1, copy, key)  # type: ignore[arg-type]
     elif isinstance(x, list):
+        items: list[Any] = [None] * len(x)
+        out[slot] = items
         for i, item in enumerate(x):
-            rows += _walk(item, f"{path}[{i}]", depth + 1)
-    elif isinstance(x, str):
-        if _URLISH.search(x):
-            raise ChartError(f"URLs are not allowed in a chart{_where(path)}: {x[:60]!r}")
-    elif x is not None and not isinstance(x, (bool, int, float)):
-        raise ChartError(f"chart spec values must be JSON-like, got {type(x).__name__}{_where(path)}")
+            rows += _walk(item, f"{path}[{i}]", depth + 1, items, i)
+    else:
+        out[slot] = x
+        if isinstance(x, str):
+            if _URLISH.search(x):
+                raise ChartError(f"URLs are not allowed in a chart{_where(path)}: {x[:60]!r}")
+        elif x is not None and not isinstance(x, (bool, int, float)):
+            raise ChartError(f"chart spec values must be JSON-like, got {type(x).__name__}{_where(path)}")
     return rows
 
 

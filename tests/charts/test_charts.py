@@ -129,3 +129,25 @@ def test_agent_step_exposes_the_chart() -> None:
     step = SCENARIOS["chart"].agent().run()
     assert step.ok and step.chart is not None and step.chart.spec["mark"]["type"] == "line"
     assert json.loads(json.dumps(step.chart.spec)) == step.chart.spec
+
+
+def test_without_the_charts_extra_errors_name_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+    import sys
+
+    from ptc.charts import spec as spec_module
+
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "altair" else real_find_spec(name, *a))
+    spec_module._validator.cache_clear()
+    try:
+        err = refused("(chart/bar [{:a 1 :b 2}] :a :b)")
+        assert "pip install 'ptc[charts]'" in err.message
+    finally:
+        monkeypatch.undo()
+        spec_module._validator.cache_clear()
+    monkeypatch.setitem(sys.modules, "vl_convert", None)  # an import of it fails
+    chart = ptc.run("(chart/bar [{:a 1 :b 2}] :a :b)").chart
+    with pytest.raises(ChartError, match=r"needs vl-convert-python: pip install 'ptc\[charts\]'"):
+        chart.to_png()
+    assert "image/png" not in chart._repr_mimebundle_()  # Jupyter still gets the Vega-Lite spec

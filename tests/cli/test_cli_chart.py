@@ -29,3 +29,14 @@ def test_demo_chart_mission_answers_with_a_chart(invoke, tmp_path: Path) -> None
     r = invoke("demo", "chart", "--chart", str(out))
     assert r.exit_code == 0, r.stderr
     assert "answer: correct" in r.output and out.read_bytes().startswith(b"\x89PNG")
+
+
+def test_cli_agent_writes_the_answers_chart(invoke, tmp_path: Path) -> None:
+    from ptc.examples.cassettes import cassette_path
+    from ptc.scenarios.demo import CHART_MISSION
+
+    out = tmp_path / "monthly.svg"
+    r = invoke("agent", CHART_MISSION, "--replay", str(cassette_path("chart")), "--tools",
+               "ptc.examples.tools:analysis_tools", "--max-turns", "6", "--chart", str(out))
+    assert r.exit_code == 0, r.stderr
+    assert "Monthly revenue, 2026" in out.read_text()
