@@ -151,7 +151,8 @@ def _turn(t: dict[str, Any], saw: list[dict[str, str]] | None, *, beside: bool =
     left.append(_error(t.get("error")))
     if t.get("success"):
         left.append(f"<div class='muted'>result</div><pre>{esc(_cut(str(t.get('result', '')), 2000))}</pre>")
-    right = ("<div class='saw'><b>What the model saw</b> (the request for this turn)" + _messages(saw) + "</div>"
+    right = ("<div class='saw'><b>What the model saw</b> (the request for this turn)"
+             + _messages(saw, open_last=2) + "</div>"
              if saw is not None else "<div class='saw muted'>The request for this turn was not recorded.</div>")
     if not beside:
         right = ""
@@ -185,9 +186,19 @@ def _cut(text: str, n: int) -> str:
     return text if len(text) <= n else text[:n] + f"… ({len(text):,} characters)"
 
 
-def _messages(messages: list[dict[str, str]] | None) -> str:
+def _messages(messages: list[dict[str, str]] | None, *, open_last: int | None = None) -> str:
+    """Messages as boxes, the system prompt collapsed; with `open_last`, only the last few
+    stay open and the earlier ones (shown in earlier turns already) are collapsed together."""
+    messages = list(messages or ())
+    if open_last is not None:
+        head = [m for m in messages[:1] if m.get("role") == "system"]
+        rest = messages[len(head):]
+        earlier, last = rest[:-open_last], rest[-open_last:]  # open_last >= 1
+        if earlier:
+            return (_messages(head) + f"<details><summary>{len(earlier)} earlier message(s)</summary>"
+                    + _messages(earlier) + "</details>" + _messages(last))
     out = []
-    for m in messages or ():
+    for m in messages:
         role, content = str(m.get("role", "?")), str(m.get("content", ""))
         body = f"<pre>{esc(_cut(content, 20_000))}</pre>"
         if role == "system":
