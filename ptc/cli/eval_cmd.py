@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from .common import data_option, json_option, load_data, make_limits, read_source, run_and_report, timeout_option
+from .common import chart_option, data_option, json_option, load_data, make_limits, read_source, run_and_report, timeout_option
 
 EVAL_EPILOG = """\b
 Examples:
@@ -24,6 +24,7 @@ Examples:
   ptc run examples/cli/orders.clj --data examples/cli/orders.json
   echo '(* 6 7)' | ptc run -
   ptc run prog.clj --data data.json --json --timeout 5
+  ptc run examples/cli/chart.clj --data examples/cli/orders.json --chart revenue.png
 """
 
 
@@ -47,7 +48,8 @@ def eval_cmd(expression: str, data_path: str | None, as_json: bool, timeout: flo
 @data_option
 @json_option
 @timeout_option
-def run_cmd(program: str, data_path: str | None, as_json: bool, timeout: float | None) -> None:
+@chart_option
+def run_cmd(program: str, data_path: str | None, as_json: bool, timeout: float | None, chart_path: str | None) -> None:
     """Run the PTC-Lisp file PROGRAM ('-' reads it from stdin) and print its value.
 
     Output of println comes first, one line each, then the pr-str of the value of the
@@ -57,4 +59,4 @@ def run_cmd(program: str, data_path: str | None, as_json: bool, timeout: float |
         raise click.UsageError("PROGRAM and --data cannot both be read from stdin")
     source = read_source(program)
     data = load_data(data_path)
-    sys.exit(run_and_report(source, data=data, limits=make_limits(timeout), as_json=as_json))
+    sys.exit(run_and_report(source, data=data, limits=make_limits(timeout), as_json=as_json, chart_path=chart_path))

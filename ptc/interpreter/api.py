@@ -10,6 +10,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
+from ..charts import check_returned as check_returned_charts
 from . import context
 from . import runtime as rt
 from . import values as v
@@ -51,6 +52,24 @@ class RunResult:
     duration: float = 0.0
     defined: tuple[str, ...] = ()  # names the program def'd, in the order the defs ran (repeats removed)
     docs: Mapping[str, str] = field(default_factory=dict)  # docstrings given to those defs
+
+    @property
+    def charts(self) -> list[Any]:
+        """The charts (ptc.Chart) the value holds: the value itself or among its first items."""
+        from ..charts import charts_in
+
+        return charts_in(self.value)
+
+    @property
+    def chart(self) -> Any:
+        """The first chart the value holds, or None (see docs/charts.md)."""
+        charts = self.charts
+        return charts[0] if charts else None
+
+    def _repr_html_(self) -> str:
+        from ..viewer.display import result_html
+
+        return result_html(self)
 
 
 _LINE_MAPS: "OrderedDict[str, dict[int, tuple[int, int]]]" = OrderedDict()
@@ -221,6 +240,7 @@ def _run(source: str, data: Mapping[str, Any] | None, tools: Mapping[str, Any] |
             except rt._Fail as f:
                 value, failed = f.value, True
             rt.check_result_size(value)  # realizes a lazy result (printing it), within the limits
+            check_returned_charts(value)
             rt.realize_defs(user, state.defined)
             state.steps += rt.STEP_CHUNK - rt.RT["_n"]
         except BaseException as e:  # noqa: BLE001 - every failure becomes a PTCError
