@@ -226,6 +226,11 @@ class MCPConnection:
         with ThreadPoolExecutor(1) as pool:  # called from async code: not on its event loop
             return pool.submit(asyncio.run, bounded()).result()
 
+    def wait_open(self, timeout: float | None = None) -> None:
+        """Block until the server answers a ping (a holder that wants its server ready before
+        it serves anyone); MCPServerError when it cannot start."""
+        self.request_sync(lambda session: session.send_ping(), timeout or self.connect_timeout)
+
     def list_tools(self, timeout: float | None = None) -> list[Any]:
         """Every tool the server offers (mcp.types.Tool), following pagination."""
         async def walk(session: Any) -> list[Any]:
