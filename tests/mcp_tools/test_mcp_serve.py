@@ -162,7 +162,7 @@ def test_hostile_programs_are_contained(stdio_client: Client) -> None:
         start = time.monotonic()
         result = stdio_client.run(program)
         assert result.is_error and expected in text(result), (program, text(result))
-        assert time.monotonic() - start < 10
+        assert time.monotonic() - start < 4  # timeout=2: ended at the deadline, not when the tool gives up
     assert text(stdio_client.run("(+ 1 2)")) == "Result: 3"  # still serving
 
 
