@@ -15,9 +15,9 @@ with 50 upstream tools does not carry 50 schemas in every prompt.
   whole; a failing program is an `isError` result with the error and its hint, never a
   protocol error.
 - Upstreams: their connections are held for the server's life (opened, and answering a
-  ping, before the server serves: the first program does not wait for them); a program that sees an upstream die gets a tool
-  error, and the next program gets a new upstream process. Closing the server closes every
-  upstream, waiting for each process to end.
+  ping, before the server serves: the first program does not wait for them). A program
+  that finds an upstream dead gets a tool error, and the programs after it a new upstream
+  process. Closing the server closes every upstream, waiting for each process to end.
 """
 
 from __future__ import annotations
@@ -138,8 +138,9 @@ class Gateway:
 
     def run_program(self, session: Any, arguments: Mapping[str, Any]) -> Reply:
         """Run one `run_ptc_lisp` call in the session's sandbox (blocking; never raises for a
-        program). An upstream found dead is restarted after the program (so it starts while the
-        model reads the error) and before it (when it died in between)."""
+        program). An upstream a program found dead is restarted as that program ends (so it
+        starts while the model reads the error), or else as the next program of any session
+        starts."""
         self._restart_lost_upstreams()
         try:
             return self.sandbox_for(session).execute(arguments)
