@@ -46,11 +46,9 @@ class Gateway:
 
     def __init__(self, *, tools: Any = (), data: Mapping[str, Any] | None = None, limits: Limits | None = None,
                  name: str = "run_ptc_lisp", max_result_chars: int = 2_000) -> None:
-        self._template = Sandbox(tools=tools, data=data, limits=limits, name=name, max_result_chars=max_result_chars)
-        self.name = self._template.name
-        self.tools = self._template.tools
-        self.data = self._template.data
-        self.limits = self._template.limits
+        checked = Sandbox(tools=tools, data=data, limits=limits, name=name)  # checks and converts once
+        self.name, self.tools, self.data, self.limits = checked.name, checked.tools, checked.data, checked.limits
+        self.max_result_chars = max_result_chars
         self._sessions: weakref.WeakKeyDictionary[Any, Sandbox] = weakref.WeakKeyDictionary()
         self._lock = threading.Lock()
         self._upstreams: list[RunScope] = scopes_of(self.tools)
@@ -118,7 +116,8 @@ class Gateway:
                             "description, and each parameter's notes and default.",
                 input_schema={"type": "object", "additionalProperties": False, "required": ["name"],
                               "properties": {"name": {"type": "string",
-                                                      "description": "The tool's name, e.g. list-orders"}}}))
+                                                      "description": f"The tool's name, e.g. "
+                                                                     f"{next(iter(self.tools))}"}}}))
         return listed
 
     def sandbox_for(self, session: Any) -> Sandbox:
@@ -126,9 +125,8 @@ class Gateway:
         with self._lock:
             sandbox = self._sessions.get(session)
             if sandbox is None:
-                t = self._template
                 sandbox = Sandbox(tools=self.tools, data=self.data, limits=self.limits, name=self.name,
-                                  max_result_chars=t.max_result_chars)
+                                  max_result_chars=self.max_result_chars)
                 self._sessions[session] = sandbox
             return sandbox
 
