@@ -251,3 +251,36 @@ def load_tools(specs: tuple[str, ...]) -> list[Any]:
             obj = obj()
         out.extend(obj if isinstance(obj, (list, tuple)) else [obj])
     return out
+
+
+def limits_option(f: F) -> F:
+    """`--limits timeout=5,max_tool_calls=20`: any ptc.Limits field, read by `parse_limits`."""
+    return click.option(
+        "--limits", "limits_text", metavar="NAME=VALUE,...", default=None,
+        help="Limits of every program, as ptc.Limits fields, e.g. 'timeout=10,max_tool_calls=50' "
+             "(isolation=process runs each program in a child process with OS limits).",
+    )(f)
+
+
+def parse_limits(text: str | None) -> Any:
+    """'timeout=10,max_steps=1e6' -> ptc.Limits (None when not given); a bad name or value is a
+    usage error naming the fields."""
+    if text is None:
+        return None
+    import pydantic
+
+    import ptc
+
+    fields: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, sep, value = part.partition("=")
+        name = name.strip().replace("-", "_")
+        if not sep or name not in ptc.Limits.model_fields:
+            raise click.BadParameter(f"{part!r} is not NAME=VALUE with NAME one of: "
+                                     f"{', '.join(ptc.Limits.model_fields)}", param_hint="--limits")
+        fields[name] = value.strip()
+    try:
+        return ptc.Limits(**fields)  # type: ignore[arg-type]
+    except pydantic.ValidationError as e:
+        problems = "; ".join(f"{'.'.join(map(str, err['loc']))}: {err['msg']}" for err in e.errors())
+        raise click.BadParameter(problems, param_hint="--limits") from None
