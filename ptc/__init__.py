@@ -31,6 +31,8 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "as_tool_spec": ("ptc.sandbox", "as_tool_spec"),
     "Usage": ("ptc.llm.base", "Usage"),
     "LiteLLM": ("ptc.llm.litellm_client", "LiteLLM"),
+    "Chart": ("ptc.charts", "Chart"),
+    "render_chart": ("ptc.charts", "render_chart"),
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]
@@ -49,3 +51,10 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return __all__
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """`%load_ext ptc`: the `%%ptc` cell magic (see ptc.notebook)."""
+    from .notebook import load_ipython_extension as load
+
+    load(ipython)

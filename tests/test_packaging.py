@@ -29,7 +29,7 @@ def test_optional_extras_are_declared() -> None:
 
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     extras = meta["optional-dependencies"]
-    assert {"ray", "otel", "plot", "postgres", "test"} <= set(extras)
+    assert {"ray", "otel", "plot", "postgres", "test", "charts", "notebook"} <= set(extras)
     core = " ".join(meta["dependencies"])
-    for heavy in ("ray", "matplotlib", "psycopg", "opentelemetry"):
+    for heavy in ("ray", "matplotlib", "psycopg", "opentelemetry", "vl-convert", "altair", "ipython", "nbclient"):
         assert heavy not in core  # extras install only what they need

@@ -67,6 +67,24 @@ class Step(BaseModel):
     trace_path: str | None = None
     memory: Mapping[str, Any] = Field(default_factory=dict)
 
+    @property
+    def charts(self) -> list[Any]:
+        """The charts (ptc.Chart) the answer holds: the value itself or among its first items."""
+        from ..charts import charts_in
+
+        return charts_in(self.value) if self.ok else []
+
+    @property
+    def chart(self) -> Any:
+        """The answer's first chart, or None (see docs/charts.md)."""
+        charts = self.charts
+        return charts[0] if charts else None
+
+    def _repr_html_(self) -> str:
+        from ..viewer.display import step_html
+
+        return step_html(self)
+
 
 @dataclass(frozen=True)
 class _AskLLM:

@@ -27,6 +27,10 @@ DATA_RULE = """\
 - Data and tool results are Clojure data: JSON keys are keywords, as the samples show
   ({:price 3} is read with (:price p)); a key that is not a keyword name stays a string."""
 
+CHART_RULE = """\
+- A chart answer: (return (chart/bar rows :x-key :y-key {:title "..."})); also chart/line chart/area
+  chart/scatter, (chart/histogram rows :key), (chart/spec vega-lite-map-with-inline-data)."""
+
 RULE_LIST = f"""\
 Rules:
 {CALL_RULE}
@@ -35,6 +39,7 @@ Rules:
 - Use (println ...) to look at intermediate results you need; output is shown to you.
 {DATA_RULE}
 - When you have the answer, call (return value). If the mission is impossible, call (fail "why").
+{CHART_RULE}
 - Work in small steps: explore first, then compute. Do not repeat tool calls that act (send, book)."""
 
 RULES = f"{INTRO}\n\n{RULE_LIST}"

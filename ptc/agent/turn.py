@@ -105,6 +105,11 @@ class Turn(BaseModel):
             "docs": dict(self.docs),
         }
 
+    def _repr_html_(self) -> str:
+        from ..viewer.display import turn_html
+
+        return turn_html(self)
+
 
 def value_from_text(text: str) -> Any:
     """A value back from its Clojure text (functions become named placeholders)."""

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from .common import data_option, json_option, load_data, make_limits, read_source, run_and_report, timeout_option
+from .common import chart_option, data_option, json_option, load_data, make_limits, read_source, run_and_report, timeout_option
 
 EVAL_EPILOG = """\b
 Examples:
@@ -24,6 +24,7 @@ Examples:
   ptc run examples/cli/orders.clj --data examples/cli/orders.json
   echo '(* 6 7)' | ptc run -
   ptc run prog.clj --data data.json --json --timeout 5
+  ptc run examples/cli/chart.clj --data examples/cli/orders.json --chart revenue.png
   ptc run prog.clj --data orders.json --explain
 """
 
@@ -48,9 +49,11 @@ def eval_cmd(expression: str, data_path: str | None, as_json: bool, timeout: flo
 @data_option
 @json_option
 @timeout_option
+@chart_option
 @click.option("--explain", "explain", is_flag=True,
               help="Then write to stderr which calls over tables ran as columnar kernels and which fell back to rows (and why).")
-def run_cmd(program: str, data_path: str | None, as_json: bool, timeout: float | None, explain: bool) -> None:
+def run_cmd(program: str, data_path: str | None, as_json: bool, timeout: float | None, chart_path: str | None,
+            explain: bool) -> None:
     """Run the PTC-Lisp file PROGRAM ('-' reads it from stdin) and print its value.
 
     Output of println comes first, one line each, then the pr-str of the value of the
@@ -64,7 +67,8 @@ def run_cmd(program: str, data_path: str | None, as_json: bool, timeout: float |
         from ptc.interpreter.columnar.explain import explanation, recording
 
         with recording() as steps:
-            status = run_and_report(source, data=data, limits=make_limits(timeout), as_json=as_json)
+            status = run_and_report(source, data=data, limits=make_limits(timeout), as_json=as_json,
+                                    chart_path=chart_path)
         click.echo(f"explain: {explanation(steps)}", err=True)
         sys.exit(status)
-    sys.exit(run_and_report(source, data=data, limits=make_limits(timeout), as_json=as_json))
+    sys.exit(run_and_report(source, data=data, limits=make_limits(timeout), as_json=as_json, chart_path=chart_path))

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import functools
+import gc
 import sys
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
+from ..charts import check_returned as check_returned_charts
 from . import context
 from . import runtime as rt
 from . import values as v
@@ -51,8 +53,32 @@ class RunResult:
     defined: tuple[str, ...] = ()  # names the program def'd, in the order the defs ran (repeats removed)
     docs: Mapping[str, str] = field(default_factory=dict)  # docstrings given to those defs
 
+    @property
+    def charts(self) -> list[Any]:
+        """The charts (ptc.Chart) the value holds: the value itself or among its first items."""
+        from ..charts import charts_in
+
+        return charts_in(self.value)
+
+    @property
+    def chart(self) -> Any:
+        """The first chart the value holds, or None (see docs/charts.md)."""
+        charts = self.charts
+        return charts[0] if charts else None
+
+    def _repr_html_(self) -> str:
+        from ..viewer.display import result_html
+
+        return result_html(self)
+
 
 _LINE_MAPS: "OrderedDict[str, dict[int, tuple[int, int]]]" = OrderedDict()
+
+# During a run the cyclic collector's full (oldest-generation) pass runs 100x less often:
+# a program that builds many objects (rows of a table, maps in a loop) otherwise pays for
+# repeated scans of the whole host heap, most of what such a run costs. Young generations are
+# still collected, refcounting frees everything else, and the setting is restored at the end.
+RUN_GC_FULL_EVERY = 1000
 _MAX_LINE_MAPS = 4096
 
 
@@ -202,6 +228,8 @@ def _run(source: str, data: Mapping[str, Any] | None, tools: Mapping[str, Any] |
         rt.RT["_U"], rt.RT["_ctx"], rt.RT["_n"] = user, ctx, rt.STEP_CHUNK
         old_limit = sys.getrecursionlimit()
         sys.setrecursionlimit(rt.recursion_limit_for(limits.max_depth))
+        old_gc = gc.get_threshold()
+        gc.set_threshold(old_gc[0], old_gc[1], max(old_gc[2], RUN_GC_FULL_EVERY))
         returned = failed = False
         failure: PTCError | None = None
         try:
@@ -212,6 +240,7 @@ def _run(source: str, data: Mapping[str, Any] | None, tools: Mapping[str, Any] |
             except rt._Fail as f:
                 value, failed = f.value, True
             rt.check_result_size(value)  # realizes a lazy result (printing it), within the limits
+            check_returned_charts(value)
             rt.realize_defs(user, state.defined)
             state.steps += rt.STEP_CHUNK - rt.RT["_n"]
         except BaseException as e:  # noqa: BLE001 - every failure becomes a PTCError
@@ -230,6 +259,7 @@ def _run(source: str, data: Mapping[str, Any] | None, tools: Mapping[str, Any] |
             failure = err
         finally:
             sys.setrecursionlimit(old_limit)
+            gc.set_threshold(*old_gc)
             rt.RT["_U"], rt.RT["_ctx"], rt.RT["_n"] = saved
             context.leave(prev_state)
     if failure is not None:

@@ -24,6 +24,7 @@ NS_ALIASES: dict[str, str] = {
     "Long": "Integer",
     "Double": "Double",
     "clojure.core": "core",
+    "chart": "chart",
 }
 
 

@@ -16,4 +16,5 @@ from . import (  # noqa: F401
     regex,
     interop,
     exceptions,
+    chart,
 )
