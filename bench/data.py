@@ -7,7 +7,9 @@
    subprocess so the peak is this job's alone.
 2. Row path: programs that walk rows one at a time over a 1,000,000-row table, against the same
    rows passed as plain dicts (made outside the timing, as a user holding them would): the ratio
-   table / dicts (target <= 1.0x). Best of N, interleaved.
+   table / dicts (target <= 1.0x). Best of N, interleaved. The table runs with the columnar
+   kernels off (`rows_only`); the kernels' time for the same program is printed beside it
+   (bench/kernels.py compares the kernels with pandas, Polars and DuckDB).
 
     python bench/data.py [--rows 10000000] [--row-path-rows 1000000] [--repeat 3] [--json]
 """
@@ -15,6 +17,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import subprocess
@@ -25,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import ptc
+from ptc.interpreter.columnar.dispatch import rows_only
 
 LIMITS = ptc.Limits(timeout=600, max_steps=10**11, max_collection=10**8, max_memory=10**12, max_result=10**9)
 
@@ -103,12 +107,13 @@ def row_path(path: Path, rows: int, repeat: int) -> dict[str, dict[str, float]]:
     for name, src in ROW_PROGRAMS.items():
         assert ptc.pr_str(ptc.run(src, data={"orders": arrow}, limits=LIMITS).value) == \
             ptc.pr_str(ptc.run(src, data={"orders": dicts}, limits=LIMITS).value), name
-        best = {"table": float("inf"), "dicts": float("inf")}
+        best = {"table": float("inf"), "dicts": float("inf"), "kernels": float("inf")}
         for _ in range(repeat):
-            for kind, data in (("table", arrow), ("dicts", dicts)):
-                s = time.perf_counter()
-                ptc.run(src, data={"orders": data}, limits=LIMITS)
-                best[kind] = min(best[kind], time.perf_counter() - s)
+            for kind, data in (("table", arrow), ("dicts", dicts), ("kernels", arrow)):
+                with rows_only() if kind == "table" else contextlib.nullcontext():
+                    s = time.perf_counter()
+                    ptc.run(src, data={"orders": data}, limits=LIMITS)
+                    best[kind] = min(best[kind], time.perf_counter() - s)
         out[name] = {**best, "ratio": best["table"] / best["dicts"]}
     return out
 
@@ -137,7 +142,7 @@ def main() -> None:
     print(f"\nrow path over {min(args.row_path_rows, args.rows):,} rows: table vs the same rows as dicts")
     for name, r in rows.items():
         print(f"  {name:22} table {r['table'] * 1000:8.1f} ms  dicts {r['dicts'] * 1000:8.1f} ms  "
-              f"{r['ratio']:5.2f}x (target <= 1.0x)")
+              f"{r['ratio']:5.2f}x (target <= 1.0x)   kernels {r['kernels'] * 1000:7.1f} ms")
 
 
 if __name__ == "__main__":
