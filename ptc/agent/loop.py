@@ -24,7 +24,7 @@ from ..interpreter.printer import pr_str
 from ..llm.base import LLMError, Messages, Reply, Usage, acomplete, as_llm, complete
 from ..tools.lifetime import arun_scope, run_scope
 from .events import Emitter, Event, EventHandler
-from .response import extract_code
+from .response import parse_reply
 from .signature import Signature
 from .turn import ErrorInfo, ToolCallRecord, Turn
 
@@ -370,10 +370,11 @@ class Agent:
     def _one_turn(self, number: int, reply: Reply, memory: Mapping[str, Any], results: list[Any],
                   emit: Emitter) -> Generator[Any, Any, tuple[Turn, tuple[Any, ...] | None]]:
         """Run the program in one reply. Returns the turn and, when the run ends, (ok, value, error)."""
-        code = extract_code(reply.text)
+        parsed = parse_reply(reply.text)
+        code = parsed.code
         base = dict(number=number, raw_response=reply.text, usage=reply.usage, memory=memory)
         if code is None:
-            err = ErrorInfo(kind="no_code", message="the reply contained no PTC-Lisp program",
+            err = ErrorInfo(kind="no_code", message=parsed.nudge or "the reply contained no PTC-Lisp program",
                             hint="reply with one ```clojure block")
             return Turn(program=None, error=err, **base), None
         t0 = time.perf_counter()
@@ -383,7 +384,8 @@ class Agent:
             partial = getattr(outcome, "partial", None)
             calls = _records(partial.tool_calls) if partial is not None else ()
             turn = Turn(program=code, error=ErrorInfo.from_ptc(outcome), duration=duration,
-                        prints=partial.prints if partial is not None else (), tool_calls=calls, **base)
+                        prints=partial.prints if partial is not None else (), tool_calls=calls, note=parsed.note,
+                        **base)
             emit("program_ran", number, ok=False, error=outcome.format(), duration=duration,
                  tool_calls=[c.to_json() for c in calls])
             return turn, None
@@ -394,6 +396,7 @@ class Agent:
             emit("tool_called", number, **call.to_json())
         fields = dict(program=code, result=outcome.value, prints=outcome.prints, tool_calls=calls,
                       duration=duration, defined=outcome.defined, docs=outcome.docs,
+                      note="\n".join(filter(None, (parsed.note, outcome.note))) or None,
                       **{**base, "memory": outcome.memory})
         if outcome.failed:
             turn = Turn(success=True, failed=True, **fields)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from ..agent.response import NO_CODE
 from ..agent.turn import Turn
 from ..interpreter.printer import pr_str
 
@@ -29,17 +30,18 @@ def output_block(prints: tuple[str, ...], *, max_lines: int = MAX_OUTPUT_LINES,
     return text
 
 
-NO_CODE = "No code found in your reply. Reply with one ```clojure block containing a program."
+RETURN_HINT = "(not returned; answer with (return ...))"
 
 
 def clip_result(text: str, max_chars: int = MAX_RESULT_CHARS) -> str:
-    return text if len(text) <= max_chars else text[:max_chars] + "... (truncated)"
+    return text if len(text) <= max_chars else text[:max_chars] + "... (truncated; show a smaller part, e.g. (take 10 xs))"
 
 
 def program_report(*, prints: Sequence[str], result: str | None, defined: Sequence[str],
-                   error: str | None) -> list[str]:
+                   error: str | None, note: str | None = None) -> list[str]:
     """What a model reads after its program ran (in the agent loop, the store's rebuilt
-    conversation and ptc.Sandbox alike): output, result, names now defined, the error."""
+    conversation and ptc.Sandbox alike): output, result, names now defined, the error, and
+    the note (why an empty answer is empty; which code blocks ran)."""
     parts: list[str] = []
     if prints:
         parts.append("Output:\n" + output_block(tuple(prints)))
@@ -49,16 +51,32 @@ def program_report(*, prints: Sequence[str], result: str | None, defined: Sequen
         parts.append("Defined: " + ", ".join(defined))
     if error is not None:
         parts.append(error)
+    if note is not None:
+        parts.append(note)
     return parts
+
+
+def shown_result(text: str, prints: Sequence[str], defined: Sequence[str]) -> str:
+    """The result line's value; when the program computed a value or printed one, and defined
+    nothing, a reminder that only (return ...) answers."""
+    if not defined and (text != "nil" or prints):
+        return f"{text} {RETURN_HINT}"
+    return text
 
 
 def feedback(turn: Turn, turns_left: int) -> str:
     """The program's report, and turns left."""
     result = None
     if turn.success and not turn.returned:
-        result = clip_result(pr_str(turn.result, max_len=MAX_RESULT_CHARS + 1))
+        result = shown_result(clip_result(pr_str(turn.result, max_len=MAX_RESULT_CHARS + 1)), turn.prints,
+                              turn.defined)
     error = turn.error.format() if turn.error is not None and turn.program is not None else None
-    parts = [NO_CODE] if turn.program is None else []
-    parts += program_report(prints=turn.prints, result=result, defined=turn.defined, error=error)
+    parts = [no_code_text(turn.error.message if turn.error else None)] if turn.program is None else []
+    parts += program_report(prints=turn.prints, result=result, defined=turn.defined, error=error, note=turn.note)
     parts.append(f"Turns left: {turns_left}")
     return "\n\n".join(parts)
+
+
+def no_code_text(message: str | None) -> str:
+    """What a reply without a program gets: the parser's nudge (NO_CODE for older records)."""
+    return message if message and message[0].isupper() else NO_CODE

@@ -119,7 +119,8 @@ class Sandbox:
                                             error=error.format()))
             self._results = [result.value, *self._results][:3]
         shown = clip_result(pr_str(result.value, max_len=self.max_result_chars + 1), self.max_result_chars)
-        return _text(program_report(prints=result.prints, result=shown, defined=result.defined, error=None))
+        return _text(program_report(prints=result.prints, result=shown, defined=result.defined, error=None,
+                                    note=result.note))
 
     async def acall(self, arguments: str | Mapping[str, Any]) -> str:
         """`call` for async hosts: the program runs in a worker thread, the event loop goes on."""
