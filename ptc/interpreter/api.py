@@ -15,6 +15,7 @@ from . import values as v
 from .analyzer import Names, analyze_program
 from .compiler import CompiledProgram, Compiler
 from .errors import PTCError, limit_error
+from .idioms import runtime_hint
 from .limits import Limits
 from .reader import read
 from .registry import load_library
@@ -219,6 +220,9 @@ def _run(source: str, data: Mapping[str, Any] | None, tools: Mapping[str, Any] |
             if isinstance(e, (KeyboardInterrupt, SystemExit)):
                 raise
             err = rt.convert_exception(e)
+            fix = runtime_hint(err.message) if err.kind == "runtime" else None
+            if fix is not None:
+                err.hint = fix
             if err.hint is None and err.kind == "runtime" and "got nil" in err.message:
                 err.hint = ("a nil often comes from a missing map key: check the key's spelling "
                             "(e.g. :unit_price vs :unit-price) or use (get m :k default)")
