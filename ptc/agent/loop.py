@@ -26,7 +26,7 @@ from ..tools.lifetime import arun_scope, run_scope
 from .events import Emitter, Event, EventHandler
 from .response import parse_reply
 from .signature import Signature
-from .turn import ErrorInfo, ToolCallRecord, Turn
+from .turn import CONFIRM, ErrorInfo, ToolCallRecord, Turn
 
 
 class RunUsage(BaseModel):
@@ -356,7 +356,9 @@ class Agent:
             emit("llm_replied", number, ok=True, text=reply.text, prompt_tokens=reply.usage.prompt_tokens,
                  completion_tokens=reply.usage.completion_tokens, cached_tokens=reply.usage.cached_tokens,
                  cache_write_tokens=reply.usage.cache_write_tokens, cost=reply.usage.cost, duration=llm_time)
-            turn, outcome = yield from self._one_turn(number, reply, memory, results, emit)
+            turn, outcome = yield from self._one_turn(number, reply, memory, results, emit,
+                                                      hold=number < self.max_turns and not any(
+                                                          t.note and t.note.endswith(CONFIRM) for t in turns))
             turns.append(turn)
             if turn.success:
                 memory = turn.memory
@@ -368,8 +370,12 @@ class Agent:
         return finish(False, error=error)
 
     def _one_turn(self, number: int, reply: Reply, memory: Mapping[str, Any], results: list[Any],
-                  emit: Emitter) -> Generator[Any, Any, tuple[Turn, tuple[Any, ...] | None]]:
-        """Run the program in one reply. Returns the turn and, when the run ends, (ok, value, error)."""
+                  emit: Emitter, hold: bool = False) -> Generator[Any, Any, tuple[Turn, tuple[Any, ...] | None]]:
+        """Run the program in one reply. Returns the turn and, when the run ends, (ok, value, error).
+
+        `hold`: an empty answer the runtime has a note about (a filter that kept nothing,
+        ptc.interpreter.diagnose) does not end the run: the model reads the note and returns
+        again (once per run), so a mistake is not taken for the answer."""
         parsed = parse_reply(reply.text)
         code = parsed.code
         base = dict(number=number, raw_response=reply.text, usage=reply.usage, memory=memory)
@@ -402,6 +408,10 @@ class Agent:
             turn = Turn(success=True, failed=True, **fields)
             reason = pr_str(outcome.value, max_len=2_000)
             return turn, (False, V.to_python(outcome.value), ErrorInfo(kind="fail", message=reason))
+        if outcome.returned and hold and outcome.note is not None:
+            fields["note"] = f"{fields['note']}\n{CONFIRM}"
+            results.insert(0, outcome.value)
+            return Turn(success=True, **fields), None
         if outcome.returned:
             value, problem = (V.to_python(outcome.value), None) if self.signature is None \
                 else self.signature.validate(outcome.value)

@@ -14,6 +14,11 @@ ErrorKind = Literal[
 ]
 
 
+# The line a turn's note ends with when an empty answer it returned was held back (Agent: once a
+# run, when the runtime has a note saying why the answer is empty).
+CONFIRM = "Not returned yet: if this empty answer is right, (return ...) it again."
+
+
 class ErrorInfo(BaseModel):
     """Why a turn or a run failed; line/column point into the turn's program."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..agent.response import NO_CODE
-from ..agent.turn import Turn
+from ..agent.turn import CONFIRM, Turn
 from ..interpreter.printer import pr_str
 
 MAX_OUTPUT_LINES = 60
@@ -17,15 +17,16 @@ def output_block(prints: tuple[str, ...], *, max_lines: int = MAX_OUTPUT_LINES,
                  max_chars: int = MAX_OUTPUT_CHARS) -> str:
     """println output, cut to a budget with a note saying how much was left out."""
     lines = [line for p in prints for line in p.split("\n")]
-    shown, size = [], 0
+    shown, size, cut = [], 0, False
     for line in lines[:max_lines]:
         if size + len(line) > max_chars:
             shown.append(line[: max(0, max_chars - size)])
+            cut = True
             break
         shown.append(line)
         size += len(line) + 1
     text = "\n".join(shown)
-    if len(shown) < len(lines) or size > max_chars:
+    if len(shown) < len(lines) or cut:
         text += f"\n... (output truncated: showed {len(shown)} of {len(lines)} lines; print less or summarize)"
     return text
 
@@ -56,10 +57,10 @@ def program_report(*, prints: Sequence[str], result: str | None, defined: Sequen
     return parts
 
 
-def shown_result(text: str, prints: Sequence[str], defined: Sequence[str]) -> str:
-    """The result line's value; when the program computed a value or printed one, and defined
-    nothing, a reminder that only (return ...) answers."""
-    if not defined and (text != "nil" or prints):
+def shown_result(text: str, prints: Sequence[str], note: str | None = None) -> str:
+    """The result line's value; when the program ended with a value or printed one (not with
+    a def), a reminder that only (return ...) answers (unless the note asks already)."""
+    if not text.startswith("#'") and (text != "nil" or prints) and not (note and note.endswith(CONFIRM)):
         return f"{text} {RETURN_HINT}"
     return text
 
@@ -69,7 +70,7 @@ def feedback(turn: Turn, turns_left: int) -> str:
     result = None
     if turn.success and not turn.returned:
         result = shown_result(clip_result(pr_str(turn.result, max_len=MAX_RESULT_CHARS + 1)), turn.prints,
-                              turn.defined)
+                              turn.note)
     error = turn.error.format() if turn.error is not None and turn.program is not None else None
     parts = [no_code_text(turn.error.message if turn.error else None)] if turn.program is None else []
     parts += program_report(prints=turn.prints, result=result, defined=turn.defined, error=error, note=turn.note)

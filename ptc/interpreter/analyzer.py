@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterable
 from . import nodes as n
 from . import values as v
 from .errors import PTCError, suggest
-from .idioms import foreign_hint, namespace_hint
+from .idioms import FOREIGN, foreign_hint, namespace_hint
 from .reader import Coll, Form, Lit, RegexLit, Sym, form_to_value
 from .registry import REGISTRY, SPECIAL_FORMS, load_library, resolve
 from .unsupported import MISSING
@@ -67,6 +67,10 @@ _INTEROP_HINTS = {
     "split": "clojure.string/split", "contains": "clojure.string/includes?",
     "startsWith": "clojure.string/starts-with?", "endsWith": "clojure.string/ends-with?",
     "indexOf": "clojure.string/index-of", "substring": "subs", "replace": "clojure.string/replace",
+    "includes": "clojure.string/includes?", "push": "conj", "append": "conj", "get": "(get m k)",
+    "keys": "keys", "values": "vals", "items": "seq", "upper": "clojure.string/upper-case",
+    "lower": "clojure.string/lower-case", "strip": "clojure.string/trim", "join": "clojure.string/join",
+    "map": "(map f coll)", "filter": "(filter pred coll)", "forEach": "doseq", "size": "count",
 }
 
 # Clojure's special forms and host names PTC-Lisp refuses (clojure.core's: unsupported.MISSING)
@@ -84,7 +88,7 @@ def _unsupported(form: Any, name: str) -> PTCError | None:
     reason = MISSING.get(name)
     if reason is None:
         return None
-    return _err(form, f"{name} is not supported in PTC-Lisp ({reason.title})", hint=reason.why)
+    return _err(form, f"{name} is not supported in PTC-Lisp ({reason.title})", hint=FOREIGN.get(name, reason.why))
 
 
 def _err(form: Any, message: str, hint: str | None = None) -> PTCError:
@@ -243,7 +247,7 @@ class Analyzer:
         refused = _unsupported(s, name)
         if refused is not None:
             raise refused
-        foreign = foreign_hint(name, names.data)
+        foreign = foreign_hint(name, names.data, names.tools)
         if foreign is not None:
             raise _err(s, f"Unable to resolve symbol: {name}", hint=foreign)
         pool = list(self.st.user_defs) + list(REGISTRY) + list(names.tools) + list(names.data) \
@@ -331,7 +335,9 @@ class Analyzer:
             if not isinstance(head.value, (v.FMap, v.FSet)) and head.value is not None:
                 raise _err(head, f"cannot call a value of type {v.type_name(head.value)} as a function",
                            hint="the function goes first inside the parens: (println \"hi\"), not println(\"hi\")"
-                           if type(head.value) is str else None)
+                           if type(head.value) is str else
+                           "a number is not a function: (inc x) adds one, (+ 1 x)" if type(head.value) is int
+                           else None)
             if head.value is None:
                 raise _err(head, "nil cannot be called as a function")
         fn = self.analyze(head, env, False)

@@ -47,6 +47,8 @@ def is_empty(value: Any) -> bool:
         return value == 0
     if t is str:
         return value == ""
+    if t is v.LazySeq and not value.realized:  # never run program code outside the run
+        return False
     if t in v.SEQUENTIAL_TYPES or t in v.MAP_TYPES or t in v.SET_TYPES:
         return next(iter(value), _END) is _END
     return False
@@ -56,10 +58,19 @@ _END = object()
 
 
 def looks_empty(value: Any, prints: Sequence[str]) -> bool:
-    """The turn's answer is empty: its value, or (a println ending the program) its last line."""
+    """The turn's answer is empty: its value (or a collection of nils, what a wrong key
+    gives), or (a println ending the program) its last line."""
     if value is not None:
-        return is_empty(value)
+        return is_empty(value) or _all_nil(value)
     return not prints or bool(_EMPTY_LINE.search(prints[-1]))
+
+
+def _all_nil(value: Any) -> bool:
+    t = type(value)
+    if t not in v.SEQUENTIAL_TYPES or (t is v.LazySeq and not value.realized):
+        return False
+    head = list(itertools.islice(value, 50))
+    return bool(head) and all(x is None for x in head)
 
 
 @dataclass(frozen=True)
@@ -90,17 +101,23 @@ def empty_note(source: str, value: Any, prints: Sequence[str], emptied: Emptied 
                 origin = _origin(emptied.samples[0], data, tool_results)
                 what = "item" if emptied.count == 1 else "items"
                 return f"note: ({emptied.who} ...) removed all {emptied.count:,} {what}{origin}: {reason}"
-    if value is None:
-        return _nil_note(forms, _known_rows(data, tool_results))
-    return None
+    rows = _known_rows(data, tool_results)
+    for check in checks:  # no filter kept nothing (some, a loop...): type mix-ups in the data
+        reason = explain(check, [r for r in rows if _get_path(r, check.path) is not None], missing=False)
+        if reason is not None:
+            return f"note: nothing matched: {reason}"
+    return _nil_note(forms, rows) if value is None or _all_nil(value) else None
 
 
-def explain(check: Check, rows: Sequence[Any]) -> str | None:
-    """Why `check` is false for every one of `rows`, when a type or spelling explains it."""
+def explain(check: Check, rows: Sequence[Any], missing: bool = True) -> str | None:
+    """Why `check` is false for every one of `rows`, when a type or spelling explains it
+    (`missing`: also a key no row has)."""
+    if not rows:
+        return None
     first = check.path[0]
     keys = list(dict.fromkeys(itertools.chain.from_iterable(itertools.islice(v.map_keys(r), 20) for r in rows)))
     if not any(v.lookup(r, first, _END) is not _END for r in rows):
-        return _missing_key(first, keys)
+        return _missing_key(first, keys) if missing else None
     field = _field_text(check.path)
     vals = [_get_path(r, check.path) for r in rows]
     present = [x for x in vals if x is not None]
@@ -156,12 +173,13 @@ def _nil_note(forms: list[Any], rows: list[Any]) -> str | None:
     """nil from `(get :k m)` (arguments swapped) or `(get row "k")` on keyword-keyed rows."""
     for f in _walk(forms):
         items = f.items
-        if len(items) < 3 or not isinstance(items[0], Sym) or items[0].full != "get":
+        if len(items) < 2 or not isinstance(items[0], Sym) or items[0].full != "get":
             continue
-        if isinstance(items[1], Lit) and type(items[1].value) in (v.Keyword, str) and not isinstance(items[2], Lit):
+        if isinstance(items[1], Lit) and type(items[1].value) in (v.Keyword, str) \
+                and (len(items) == 2 or not isinstance(items[2], Lit)):  # (->> m (get :k)) has one argument
             k = pr_str(items[1].value)
             return f"note: (get {k} m) is nil: get takes the map first, (get m {k})"
-        if isinstance(items[2], Lit) and type(items[2].value) is str and rows:
+        if len(items) > 2 and isinstance(items[2], Lit) and type(items[2].value) is str and rows:
             name = items[2].value
             if any(v.lookup(r, v.Keyword(name), _END) is not _END for r in rows):
                 return f'note: rows have keyword keys: (get row "{name}") is nil; use (:{name} row)'
@@ -205,6 +223,8 @@ def _checks(forms: list[Any]) -> Iterator[Check]:
             elif name in ("filter", "filterv", "remove") and args and isinstance(args[0], Lit) \
                     and type(args[0].value) is v.Keyword:
                 yield Check((args[0].value,), "truthy", ())
+            elif name == "fn" and len(args) >= 2 and (path := _field(args[-1])) is not None:
+                yield Check(path, "truthy", ())  # #(get % "vip"): a field read as the predicate
         elif isinstance(head, Coll) and head.kind == "set" and len(args) == 1:
             path, lits = _field(args[0]), _literals(head)
             if path is not None and lits:

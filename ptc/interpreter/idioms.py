@@ -74,10 +74,16 @@ _METHODS = {  # x.method: what PTC-Lisp calls it, with x in place of X
 }
 
 
-def foreign_hint(name: str, data: Iterable[str] = ()) -> str | None:
+_TOOL_CALLERS = {"tool", "call-tool", "call_tool", "callTool", "invoke-tool", "use-tool", "run-tool", "tool-call"}
+
+
+def foreign_hint(name: str, data: Iterable[str] = (), tools: Iterable[str] = ()) -> str | None:
     """The fix for a name from another language or dialect, or None."""
     if name in FOREIGN:
         return FOREIGN[name]
+    if name in _TOOL_CALLERS or name.startswith(("tool-", "tool_", "tools-")):
+        listed = " ".join(f"tool/{t}" for t in sorted(tools)[:5])
+        return f"call a tool as (tool/name {{:arg value}}): {listed or 'no tools in this run'}"
     if name in _DIALECT_NS:
         if _DIALECT_NS[name] == "data":
             listed = " ".join(f"data/{d}" for d in sorted(data)[:5])
@@ -126,7 +132,7 @@ _ARG_ORDER: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), h) f
      "(contains? coll key): the collection comes first; for a value in a list use (some #{x} coll)"),
     (r"^nth: index must be an integer, got", "(nth coll index): the collection comes first"),
     (r"^get-in: .*path", "(get-in m [:k1 :k2]): the map first, then a vector of keys"),
-    (r"^(assoc|dissoc|update|merge|select-keys): expected a map, got (keyword|function)",
+    (r"^(assoc|dissoc|update|merge|select-keys): expected a map( or vector)?, got (keyword|function)",
      r"(\1 m ...): the map comes first; in ->> it comes last, so use -> for \1"),
     (r"^(conj|into): .*got (keyword|integer|string)", r"(\1 coll x): the collection comes first"),
     (r"^(<|>|<=|>=|\+|-|\*|/|inc|dec|max|min): expected a number, got string",

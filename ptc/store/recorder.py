@@ -47,7 +47,7 @@ def feedback_text(record: Mapping[str, Any], turns_left: int) -> str:
     result = None
     prints, defined = record.get("prints") or (), record.get("defined") or ()
     if record.get("success") and not record.get("returned"):
-        result = shown_result(clip_result(str(record.get("result", "nil"))), prints, defined)
+        result = shown_result(clip_result(str(record.get("result", "nil"))), prints, record.get("note"))
     error = record.get("error")
     parts = [] if has_program else [no_code_text(error.get("message") if error else None)]
     parts += program_report(prints=prints, result=result, defined=defined,
