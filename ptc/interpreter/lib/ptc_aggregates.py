@@ -243,11 +243,11 @@ def _op_name(op: Any) -> str | None:
     return canon
 
 
-def _same_name(value: str | Keyword) -> tuple[Any, ...]:
+def _same_name(value: str | Keyword) -> tuple[str, Keyword]:
     """The values `where` counts equal to a string or keyword: the string and the keyword of
-    one name. (A tuple: `in` tests it by == without hashing the row's value.)"""
+    one name."""
     text = value.name if type(value) is Keyword else value
-    return (text, Keyword(text))
+    return text, Keyword(text)
 
 
 def _member_test(coll: Any) -> Callable[[Any], bool]:
@@ -353,10 +353,10 @@ def where(key: Any, op: Any = _NO, value: Any = _NO) -> Callable[[Any], bool]:
                 return lambda row: kf(row) is value
             return lambda row: kf(row) is not value
         if tv is str or tv is Keyword:  # a keyword or the string of its name; no other type
-            names = _same_name(value)
+            text, kw = _same_name(value)
             if name == "=":
-                return lambda row: (x := kf(row)) is value or x in names
-            return lambda row: not ((x := kf(row)) is value or x in names)
+                return lambda row: (x := kf(row)) == text or x is kw
+            return lambda row: not ((x := kf(row)) == text or x is kw)
         vk = _wkey(value)
         if name == "=":
             return lambda row: _wkey(kf(row)) == vk
