@@ -26,7 +26,7 @@ from typing import Any, Iterator, Mapping, Sequence
 from . import values as v
 from .context import Emptied
 from .errors import PTCError, suggest
-from .printer import pr_str
+from .printer import sample_text
 from .reader import Coll, Lit, Sym, read
 
 _EMPTY_LINE = re.compile(r"(?:^|[\s:=])(?:0|0\.0|nil|\(\)|\[\]|\{\}|#\{\})\s*$")
@@ -123,7 +123,7 @@ def explain(check: Check, rows: Sequence[Any], missing: bool = True) -> str | No
     present = [x for x in vals if x is not None]
     if not present:
         if check.op in _ORDER or any(type(x) in (int, float) for x in check.literals):
-            return f"{field} is nil in these rows, compared with {pr_str(check.literals[0])}; check the key"
+            return f"{field} is nil in these rows, compared with {_text(check.literals[0])}; check the key"
         return None
     sample = present[0]
     if check.op in ("=", "not=", "in") and not check.where:
@@ -132,18 +132,18 @@ def explain(check: Check, rows: Sequence[Any], missing: bool = True) -> str | No
                 same = next((x for x in present if type(x) is str and x == lit.name), None)
                 if same is not None or all(type(x) is str for x in present):
                     shown = same if same is not None else sample
-                    fix = f'use "{lit.name}"' if same is not None else f"compare with a string such as {pr_str(sample)}"
-                    return f"{field} is a string ({pr_str(shown)}), compared with the keyword {pr_str(lit)}; {fix}"
+                    fix = f'use "{lit.name}"' if same is not None else f"compare with a string such as {_text(sample)}"
+                    return f"{field} is a string ({_text(shown)}), compared with the keyword {_text(lit)}; {fix}"
     if check.op in ("=", "not=", "in") or check.op in _ORDER:
         for lit in check.literals:
             if type(lit) is str and type(sample) in (int, float):
                 num = _number(lit)
-                fix = f"use {pr_str(num)}" if num is not None else "compare with a number"
-                return f"{field} is a number ({pr_str(sample)}), compared with the string {pr_str(lit)}; {fix}"
+                fix = f"use {_text(num)}" if num is not None else "compare with a number"
+                return f"{field} is a number ({_text(sample)}), compared with the string {_text(lit)}; {fix}"
             if type(lit) in (int, float) and type(sample) is str:
                 parse = "parse-double" if "." in sample else "parse-long"
                 fix = f"use ({parse} {field})" if _number(sample) is not None else "compare with a string"
-                return f"{field} is a string ({pr_str(sample)}), compared with the number {pr_str(lit)}; {fix}"
+                return f"{field} is a string ({_text(sample)}), compared with the number {_text(lit)}; {fix}"
     if check.op in ("=", "in", "str"):
         for lit in check.literals:
             if type(lit) is str:
@@ -151,8 +151,8 @@ def explain(check: Check, rows: Sequence[Any], missing: bool = True) -> str | No
                 same = next((x for x in present if type(x) is str
                              and (low in x.lower() if check.op == "str" else low == x.lower())), None)
                 if same is not None:
-                    return (f"{field} is {pr_str(same)}: its case differs from {pr_str(lit)}; "
-                            f"use {pr_str(same) if check.op != 'str' else f'(str/lower-case {field})'}")
+                    return (f"{field} is {_text(same)}: its case differs from {_text(lit)}; "
+                            f"use {_text(same) if check.op != 'str' else f'(str/lower-case {field})'}")
     return None
 
 
@@ -165,7 +165,7 @@ def _missing_key(key: Any, keys: list[Any]) -> str | None:
     name = key.name if type(key) is v.Keyword else str(key)
     close = suggest(name, [k.name for k in keys if type(k) is v.Keyword])
     if close:
-        return f"no row has the key {pr_str(key)}; the closest key is :{close[0]}"
+        return f"no row has the key {_text(key)}; the closest key is :{close[0]}"
     return None
 
 
@@ -177,7 +177,7 @@ def _nil_note(forms: list[Any], rows: list[Any]) -> str | None:
             continue
         if isinstance(items[1], Lit) and type(items[1].value) in (v.Keyword, str) \
                 and (len(items) == 2 or not isinstance(items[2], Lit)):  # (->> m (get :k)) has one argument
-            k = pr_str(items[1].value)
+            k = _text(items[1].value)
             return f"note: (get {k} m) is nil: get takes the map first, (get m {k})"
         if len(items) > 2 and isinstance(items[2], Lit) and type(items[2].value) is str and rows:
             name = items[2].value
@@ -289,8 +289,13 @@ def _get_path(row: Any, path: tuple[Any, ...]) -> Any:
 def _field_text(path: tuple[Any, ...]) -> str:
     if len(path) == 1:
         k = path[0]
-        return f"({pr_str(k)} row)" if type(k) is v.Keyword else f"(get row {pr_str(k)})"
-    return f"(get-in row [{' '.join(pr_str(k) for k in path)}])"
+        return f"({_text(k)} row)" if type(k) is v.Keyword else f"(get row {_text(k)})"
+    return f"(get-in row [{' '.join(_text(k) for k in path)}])"
+
+
+def _text(x: Any) -> str:
+    """A value as the note shows it: Clojure text, strings cut at 40 characters (notes stay short)."""
+    return sample_text(x, limit=3, max_chars=40)
 
 
 def _number(text: str) -> int | float | None:
