@@ -80,3 +80,17 @@ def test_several_code_blocks_are_named_in_the_feedback() -> None:
     step = ptc.Agent("How many orders?", data={"orders": ORDERS}, llm=llm).run()
     assert step.ok and step.value == 2
     assert "2 code blocks; they ran as one program, in order" in llm.requests[1][-1]["content"]
+
+
+def test_trace_show_prints_the_note() -> None:
+    from io import StringIO
+
+    from rich.console import Console
+
+    from ptc.cli.turns_view import show_turn
+
+    llm = ptc.ScriptedLLM([block(WRONG), block("(return 1)")])
+    step = ptc.Agent("How many orders are paid?", data={"orders": ORDERS}, llm=llm).run()
+    out = StringIO()
+    show_turn(step.turns[0].to_json(), Console(file=out, width=400))
+    assert NOTE in out.getvalue()
