@@ -23,9 +23,15 @@ Clojure that runs in a sandbox: no Java interop, no atoms, no eval, no I/O excep
 Each reply must contain exactly one ```clojure code block; it runs, and you see its results."""
 
 CALL_RULE = "- Call tools as (tool/name {:arg value}) or (tool/name arg1 arg2); read input data as data/name."
-DATA_RULE = """\
+STRING_VALUES = '  String values stay strings: compare with "paid", not :paid.'
+DATA_RULE = f"""\
 - Data and tool results are Clojure data: JSON keys are keywords, as the samples show
-  ({:price 3} is read with (:price p)); a key that is not a keyword name stays a string."""
+  ({{:price 3}} is read with (:price p)); a key that is not a keyword name stays a string.
+{STRING_VALUES}"""
+
+# What models bring from other languages, said once (docs/mistakes.md: the errors name these fixes too).
+HABITS_RULE = ("- Not Python/JS: (count xs) not len, nil not None, (:k m) not m.k. ->> threads last\n"
+               "  (map, filter), -> first (assoc, update-vals).")
 
 CHART_RULE = """\
 - A chart answer: (return (chart/bar rows :x-key :y-key {:title "..."})); also chart/line chart/area
@@ -38,6 +44,7 @@ Rules:
   let-bindings are forgotten when the program ends. Use defined names directly next time.
 - Use (println ...) to look at intermediate results you need; output is shown to you.
 {DATA_RULE}
+{HABITS_RULE}
 - When you have the answer, call (return value). If the mission is impossible, call (fail "why").
 {CHART_RULE}
 - Work in small steps: explore first, then compute. Do not repeat tool calls that act (send, book)."""

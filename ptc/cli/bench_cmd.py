@@ -155,6 +155,15 @@ def prompt_tokens(profile: str, encoding: str) -> int:
     return count_tokens(system_prompt(tools={}, data=None, profile=profile), encoding)  # type: ignore[arg-type]
 
 
+def mistake_rule_tokens(encoding: str) -> int:
+    """What the prompts' rules against common model mistakes cost (both profiles carry them):
+    string values vs keywords, and Python/JavaScript habits with the threading macros."""
+    from ptc.agent.prompt import HABITS_RULE, STRING_VALUES
+    from ptc.llm.tokens import count_tokens
+
+    return count_tokens(f"{STRING_VALUES}\n{HABITS_RULE}", encoding)
+
+
 # -- JSON ----------------------------------------------------------------------------------
 
 
@@ -213,6 +222,7 @@ def to_json(by_profile: dict[str, Sequence["ScenarioResult"]], profile: str, enc
         "summary": summary(results),
         "prompts": {p: {"tokens_before_tools_and_data": prompt_tokens(p, encoding), "summary": summary(rs)}
                     for p, rs in by_profile.items()},
+        "mistake_rule_tokens": mistake_rule_tokens(encoding),
         "targets": {"coalesced_vs_full_5plus": TARGET_COALESCED_VS_FULL,
                     "coalesced_facts_5plus": TARGET_FACTS,
                     "ptc_vs_json_data_heavy": TARGET_PTC_VS_JSON,
@@ -295,7 +305,8 @@ def summary_lines(by_profile: dict[str, Sequence["ScenarioResult"]], profile: st
                       f"(Anthropic), {_pct(floor['openai'])} (OpenAI) of FullHistory", None))
     compact, default = prompt_tokens("compact", encoding), prompt_tokens("default", encoding)
     lines.append((f"Compact system prompt: {compact:,} tokens before tools and data (target <= {TARGET_COMPACT_PROMPT}), "
-                  f"default {default:,}", compact <= TARGET_COMPACT_PROMPT))
+                  f"default {default:,}; of these, the rules against common mistakes: "
+                  f"{mistake_rule_tokens(encoding):,}", compact <= TARGET_COMPACT_PROMPT))
     return lines
 
 

@@ -169,7 +169,8 @@ def make_limits(timeout: float | None) -> Any:
 def run_and_report(source: str, *, data: Any, limits: Any, as_json: bool, chart_path: str | None = None) -> int:
     """Run one program, write its prints and value to stdout; returns the exit status.
 
-    Prints come first (one line per println), then the pr-str of the value. A program that
+    Prints come first (one line per println), then the pr-str of the value; an empty value's
+    note (why it is empty, ptc.interpreter.diagnose) goes to stderr. A program that
     ends with `(fail v)` exits 1. Errors go to stderr with the source excerpt, exit 1
     (lines printed before the error still go to stdout); with --json the error is written
     to stdout as {"error": {...}, "prints": [...]}.
@@ -197,6 +198,8 @@ def run_and_report(source: str, *, data: Any, limits: Any, as_json: bool, chart_
         out: dict[str, Any] = {"value": ptc.to_python(result.value), "prints": list(result.prints)}
         if failed:
             out["failed"] = True
+        if result.note is not None:
+            out["note"] = result.note
         click.echo(json.dumps(out, ensure_ascii=False))
     else:
         for line in result.prints:
@@ -205,6 +208,8 @@ def run_and_report(source: str, *, data: Any, limits: Any, as_json: bool, chart_
             print_message(f"failed: {ptc.pr_str(result.value)}")
         else:
             click.echo(ptc.pr_str(result.value))
+        if result.note is not None:
+            click.echo(result.note, err=True)
     if chart_path and not failed:
         return save_chart(result.value, chart_path)
     return 1 if failed else 0

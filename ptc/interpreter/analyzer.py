@@ -12,6 +12,7 @@ from typing import Any, Callable, Iterable
 from . import nodes as n
 from . import values as v
 from .errors import PTCError, suggest
+from .idioms import FOREIGN, foreign_hint, namespace_hint
 from .reader import Coll, Form, Lit, RegexLit, Sym, form_to_value
 from .registry import REGISTRY, SPECIAL_FORMS, load_library, resolve
 from .unsupported import MISSING
@@ -66,6 +67,10 @@ _INTEROP_HINTS = {
     "split": "clojure.string/split", "contains": "clojure.string/includes?",
     "startsWith": "clojure.string/starts-with?", "endsWith": "clojure.string/ends-with?",
     "indexOf": "clojure.string/index-of", "substring": "subs", "replace": "clojure.string/replace",
+    "includes": "clojure.string/includes?", "push": "conj", "append": "conj", "get": "(get m k)",
+    "keys": "keys", "values": "vals", "items": "seq", "upper": "clojure.string/upper-case",
+    "lower": "clojure.string/lower-case", "strip": "clojure.string/trim", "join": "clojure.string/join",
+    "map": "(map f coll)", "filter": "(filter pred coll)", "forEach": "doseq", "size": "count",
 }
 
 # Clojure's special forms and host names PTC-Lisp refuses (clojure.core's: unsupported.MISSING)
@@ -83,7 +88,7 @@ def _unsupported(form: Any, name: str) -> PTCError | None:
     reason = MISSING.get(name)
     if reason is None:
         return None
-    return _err(form, f"{name} is not supported in PTC-Lisp ({reason.title})", hint=reason.why)
+    return _err(form, f"{name} is not supported in PTC-Lisp ({reason.title})", hint=FOREIGN.get(name, reason.why))
 
 
 def _err(form: Any, message: str, hint: str | None = None) -> PTCError:
@@ -242,6 +247,9 @@ class Analyzer:
         refused = _unsupported(s, name)
         if refused is not None:
             raise refused
+        foreign = foreign_hint(name, names.data, names.tools)
+        if foreign is not None:
+            raise _err(s, f"Unable to resolve symbol: {name}", hint=foreign)
         pool = list(self.st.user_defs) + list(REGISTRY) + list(names.tools) + list(names.data) \
             + list(SPECIAL_FORMS) + _visible_locals(env)
         close = suggest(name, pool)
@@ -259,6 +267,8 @@ class Analyzer:
         ns, name, names = s.ns, s.name, self.st.names
         if ns == "data":
             if name not in names.data:
+                if "." in name and name.split(".")[0] in names.data:  # data/orders.length
+                    raise _err(s, f"data/{name} does not exist", hint=foreign_hint(f"data/{name}"))
                 close = suggest(name, names.data)
                 raise _err(s, f"data/{name} does not exist",
                            hint=(f"did you mean data/{close[0]}?" if close else
@@ -292,6 +302,9 @@ class Analyzer:
             close = suggest(name, pool)
             hint = f"did you mean {ns}/{close[0]}?" if close else None
             raise _err(s, f"Unable to resolve symbol: {full}", hint=hint)
+        dialect = namespace_hint(ns, name, names.data, names.tools)
+        if dialect is not None:
+            raise _err(s, f"namespace {ns} is not available in PTC-Lisp", hint=dialect)
         raise _err(s, f"namespace {ns} is not available in PTC-Lisp (Java interop is not supported)",
                    hint="namespaces: clojure.string (str), clojure.set (set), Math, Integer, Double, data, tool")
 
@@ -320,7 +333,11 @@ class Analyzer:
                 default = self.analyze(items[2], env, False) if len(items) == 3 else None
                 return n.KeywordCall(f.line, f.col, head.value, target, default)
             if not isinstance(head.value, (v.FMap, v.FSet)) and head.value is not None:
-                raise _err(head, f"cannot call a value of type {v.type_name(head.value)} as a function")
+                raise _err(head, f"cannot call a value of type {v.type_name(head.value)} as a function",
+                           hint="the function goes first inside the parens: (println \"hi\"), not println(\"hi\")"
+                           if type(head.value) is str else
+                           "a number is not a function: (inc x) adds one, (+ 1 x)" if type(head.value) is int
+                           else None)
             if head.value is None:
                 raise _err(head, "nil cannot be called as a function")
         fn = self.analyze(head, env, False)

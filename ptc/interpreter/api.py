@@ -17,6 +17,7 @@ from . import values as v
 from .analyzer import Names, analyze_program
 from .compiler import CompiledProgram, Compiler
 from .errors import PTCError, limit_error
+from .idioms import runtime_hint
 from .limits import Limits
 from .reader import read
 from .registry import load_library
@@ -52,6 +53,7 @@ class RunResult:
     duration: float = 0.0
     defined: tuple[str, ...] = ()  # names the program def'd, in the order the defs ran (repeats removed)
     docs: Mapping[str, str] = field(default_factory=dict)  # docstrings given to those defs
+    note: str | None = None  # why an empty answer is empty, when the runtime can tell (ptc.interpreter.diagnose)
 
     @property
     def charts(self) -> list[Any]:
@@ -247,6 +249,9 @@ def _run(source: str, data: Mapping[str, Any] | None, tools: Mapping[str, Any] |
             if isinstance(e, (KeyboardInterrupt, SystemExit)):
                 raise
             err = rt.convert_exception(e)
+            fix = runtime_hint(err.message) if err.kind == "runtime" else None
+            if fix is not None:
+                err.hint = fix
             if err.hint is None and err.kind == "runtime" and "got nil" in err.message:
                 err.hint = ("a nil often comes from a missing map key: check the key's spelling "
                             "(e.g. :unit_price vs :unit-price) or use (get m :k default)")
@@ -269,7 +274,21 @@ def _run(source: str, data: Mapping[str, Any] | None, tools: Mapping[str, Any] |
         raise failure
     state.flush_output()
     return RunResult(value, tuple(state.prints), tuple(state.tool_calls), user, returned, failed,
-                     state.steps, time.perf_counter() - started, _latest_order(state.defined), dict(state.docs))
+                     state.steps, time.perf_counter() - started, _latest_order(state.defined), dict(state.docs),
+                     None if failed else _empty_note(source, value, state, data_values))
+
+
+def _empty_note(source: str, value: Any, state: context.RunState, data: Mapping[str, Any]) -> str | None:
+    """The empty-result note (only looked for when the answer is empty; never fails a run)."""
+    from .diagnose import empty_note, looks_empty
+
+    if not looks_empty(value, state.prints):
+        return None
+    try:
+        return empty_note(source, value, state.prints, state.emptied, data,
+                          [(c.name, c.result) for c in state.tool_calls if c.error is None])
+    except Exception:  # noqa: BLE001 - a note is a courtesy: an odd value must not fail the run
+        return None
 
 
 def _latest_order(names: list[str]) -> tuple[str, ...]:

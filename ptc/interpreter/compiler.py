@@ -507,9 +507,13 @@ class Compiler:
             else:
                 fv = self.fn(f) if type(f) is n.Fn else self.const(f.value)  # type: ignore[arg-type,attr-defined]
             slow = f"{self.builtin(call.fn.builtin)}({self.mark(call)}{fv}, {slow})"  # type: ignore[attr-defined]
+        who = next((k for k, _, _ in stages if k in ("filter", "remove")), None)
         rows = self._rows_only(stages[0][1], src)
         if eager:
-            return f"({'_vec' if vector else '_plist'}({comp}) if type({src} := {evaluated[-1]}) in _SEQ_OK{rows} else {slow})"
+            made = f"{'_vec' if vector else '_plist'}({comp})"
+            if who is not None:
+                made = f"_kept({made}, {src}, {who!r})"
+            return f"({made} if type({src} := {evaluated[-1]}) in _SEQ_OK{rows} else {slow})"
         # Lazy: the comprehension over one chunk, in a function made with the values it uses
         # (as a fn literal captures them), applied to each chunk when the seq is realized.
         caps = list(dict.fromkeys(fn_text.get(id(f)) or c for _, f, _ in stages
@@ -518,7 +522,7 @@ class Compiler:
         self.factories.append([Line(0, f"def {factory}({', '.join(caps)}):", -1),
                                Line(1, f"def _fz({chunk}):", -1), Line(2, f"return {comp}", self.pos(node)),
                                Line(1, "return _fz", -1)])
-        lazy = f"_fused_seq({factory}({', '.join(caps)}), {src})"
+        lazy = f"_fused_seq({factory}({', '.join(caps)}), {src}{'' if who is None else f', {who!r}'})"
         return f"({lazy} if type({src} := {evaluated[-1]}) in _SEQ_OK{rows} else {slow})"
 
     def grouped(self, node: n.Call, g: GroupedFold, fn: _Func) -> str:

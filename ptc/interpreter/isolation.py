@@ -524,7 +524,8 @@ def _parse(raw: bytes, limits: Limits) -> tuple[str, Any]:
         out["prints"] = strs(out.get("prints", ()))
         out["tool_calls"] = calls(out.get("tool_calls", ()))
         for name, conv in (("returned", lambda x: x is True), ("failed", lambda x: x is True),
-                           ("steps", int), ("duration", float), ("defined", strs)):
+                           ("steps", int), ("duration", float), ("defined", strs),
+                           ("note", lambda x: x if type(x) is str else None)):
             if name in out:
                 out[name] = conv(out[name])
         return out

@@ -214,7 +214,10 @@ def _read(source: str) -> list[Form]:
             pos = blank.match(source, pos).end()  # type: ignore[union-attr]
             line, line_start = _line_of(source, pos)
             if pos < n:
-                raise _syntax_error(source, f"unexpected character {source[pos]!r}", line, pos - line_start + 1)
+                err = _syntax_error(source, f"unexpected character {source[pos]!r}", line, pos - line_start + 1)
+                if source[pos] == ":" and err.hint is None:  # a colon ending a line: Python's `def f(x):`
+                    err.hint = "keywords are :name; functions are (defn f [x] body), blocks are (do ...), not Python's `:`"
+                raise err
             break
         name = m.lastgroup
         start, end = m.span(name)

@@ -158,17 +158,31 @@ def _seq_chunks(coll: Any) -> Any:
     return chunks_of(coll, "for")
 
 
-def _fused_seq(each: Callable[[list[Any]], list[Any]], coll: Any) -> Any:
+def _fused_seq(each: Callable[[list[Any]], list[Any]], coll: Any, who: str | None = None) -> Any:
     """The lazy seq of a compiled map/filter chain: each(chunk) for every chunk of coll, its
-    steps charged per chunk (the inlined bodies do not tick)."""
+    steps charged per chunk (the inlined bodies do not tick). `who` names the chain's first
+    filter/remove, whose emptying a chunk is recorded for the empty-result note."""
     def counted(chunk: list[Any]) -> list[Any]:
         st = context.CURRENT
         st.steps += len(chunk)
         if st.steps > st.limits.max_steps:
             raise limit_error("max_steps", st.limits.max_steps, "too many evaluation steps")
-        return each(chunk)
+        out = each(chunk)
+        if not out and who is not None and chunk:
+            context.emptied(who, chunk, counted)
+        return out
 
     return LazySeq(Mapped(source_of(coll), counted))
+
+
+def _kept(result: Any, coll: Any, who: str) -> Any:
+    """The result of an eager compiled filter chain; an empty one from items is recorded for
+    the empty-result note."""
+    if not len(result):
+        items = coll.realize() if type(coll) is v.LazySeq else coll
+        if len(items):
+            context.emptied(who, items)
+    return result
 
 
 def _grown(n: int) -> None:
@@ -425,6 +439,7 @@ RT.update({
     "_n": STEP_CHUNK, "_budget": _budget, "_def": _def, "_big": _big, "_chunks": _chunks, "_counted": _counted,
     "_FUSE_REAL": frozenset({v.PList, v.PVector, v.MapEntry, list, tuple, v.Table}), "_grown": _grown,
     "_SEQ_OK": frozenset({v.PList, v.PVector, v.MapEntry, list, tuple, v.LazySeq, v.Table}), "_fused_seq": _fused_seq,
+    "_kept": _kept,
     "_lazy_for": _lazy_for, "_seq_chunks": _seq_chunks, "_unbounded": unbounded, "_map_of": v.map_of, "_ABSENT": _NoValue(),
     "_KEYT": frozenset({str, int, float, bool, type(None), v.Keyword}), "_as_key": v.as_key,
     # maps and vectors a transient reduce may rebuild (a sorted map keeps its own order: not these)

@@ -138,7 +138,8 @@ class Sandbox:
             self._results = [result.value, *self._results][:3]
         printed = pr_str(result.value, max_len=self.max_result_chars + 1)
         shown = clip_result(printed, self.max_result_chars)
-        return Reply(_text(program_report(prints=result.prints, result=shown, defined=result.defined, error=None)),
+        return Reply(_text(program_report(prints=result.prints, result=shown, defined=result.defined, error=None,
+                                          note=result.note)),
                      value=result.value, complete=shown == printed)
 
     async def acall(self, arguments: str | Mapping[str, Any]) -> str:

@@ -176,9 +176,12 @@ def select(pred: Any, coll: Any, want: bool, who: str) -> Any:
         from .kernels import truth
 
         mask = truth(e, table)
-        from .frame import selection
+        from .frame import Sample, selection
 
-        return rows_seq(selection(table).filter(mask if want else pc.invert(mask)))
+        kept = selection(table).filter(mask if want else pc.invert(mask))
+        if not len(kept) and len(table):  # for the empty-result note, as the row path records it
+            context.emptied(who, Sample(selection(table)))
+        return rows_seq(kept)
 
     return _run(who, e, kernel)
 

@@ -131,6 +131,21 @@ def _top_k(keys: Any, k: int, desc: bool) -> Any:
     return cand.take(pc.array_sort_indices(keys.take(cand), order=order)).slice(0, k)
 
 
+class Sample:
+    """A selection as `context.emptied` reads it: its length and its first rows."""
+
+    def __init__(self, sel: Selection) -> None:
+        self.sel = sel
+
+    def __len__(self) -> int:
+        return len(self.sel)
+
+    def __iter__(self) -> Iterator[Any]:
+        from ..table import Table
+
+        return iter(Table(self.sel.slice(0, 3).table()))
+
+
 def selection(frame: Any) -> Selection:
     return frame if type(frame) is Selection else Selection(frame)
 

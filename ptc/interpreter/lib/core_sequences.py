@@ -267,7 +267,14 @@ def _selector(pred: Any, who: str, want: bool) -> Callable[[list[Any]], list[Any
     """The items of a chunk whose (pred item) is truthy (want=True: filter) or falsey (remove)."""
     pred = as_fn(pred, who)
     results = _mapper(pred)
-    return lambda chunk: [x for x, r in zip(chunk, results(chunk)) if (r is not None and r is not False) is want]
+
+    def select(chunk: list[Any]) -> list[Any]:
+        kept = [x for x, r in zip(chunk, results(chunk)) if (r is not None and r is not False) is want]
+        if not kept and chunk:
+            context.emptied(who, chunk, select)
+        return kept
+
+    return select
 
 
 @builtin("filter", args=("[pred]", "[pred coll]"), category="sequences",
