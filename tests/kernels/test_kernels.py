@@ -224,3 +224,10 @@ def test_kernels_match_rows_campaign(src: str, table: Any) -> None:
 def test_float_sums_add_left_to_right_with_signed_zeros(vals: list[float], src: str) -> None:
     t = pa.table({"a": pa.array(vals, pa.float64()), "g": [i % 2 for i in range(len(vals))]})
     assert _outcome(src, t) == _outcome(src, t.to_pylist())
+
+
+def test_explain_under_process_isolation_reports_the_steps() -> None:
+    src = "(update-vals (group-by :status (filter #(> (:qty %) 1) data/t)) #(sum-by :qty %))"
+    r = explain(src, data={"t": _table()}, limits=ptc.Limits(isolation="process"))
+    assert [s.call for s in r.steps] == ["filter", "group-by + update-vals"] and r.kernels == 2
+    assert ptc.pr_str(r.value) == ptc.pr_str(ptc.run(src, data={"t": _table()}, limits=ptc.Limits(isolation="process")).value)

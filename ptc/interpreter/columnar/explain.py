@@ -66,9 +66,15 @@ def recording() -> Iterator[list[tuple[str, bool, str]]]:
 
 
 def explain(source: str, data: Any = None, **run_kwargs: Any) -> Explanation:
-    """Run `source` (as ptc.run does, with the same arguments) and report its columnar steps."""
+    """Run `source` (as ptc.run does, with the same arguments) and report its columnar steps.
+    It runs in this process even under Limits(isolation="process"): which calls run as kernels
+    does not depend on where the program runs, and the steps are recorded here."""
     from ..api import run
     from ..errors import PTCError
+
+    limits = run_kwargs.get("limits")
+    if limits is not None and limits.isolation == "process":
+        run_kwargs["limits"] = limits.model_copy(update={"isolation": "inline"})
 
     value = error = None
     with recording() as log:
