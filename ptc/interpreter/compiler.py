@@ -20,7 +20,7 @@ from . import values as v
 from .patterns import (CountedLoop, GroupedFold, counted_loop, grouped_fold, inlinable, integer_accumulators,
                        recurs_to, stage_of, transient_update, walk)
 from .columnar.expr import ATTR as COLUMN_ATTR
-from .columnar.dispatch import NO, columnar, fused_rows, group_agg
+from .columnar.dispatch import MAYBE_COLUMNAR, NO, columnar, fused_rows, group_agg
 from .columnar.expr import of_fn_node as column_expr
 from .registry import Builtin
 
@@ -609,9 +609,10 @@ class Compiler:
     def _rows_only(self, f: n.Node, src: str) -> str:
         """The extra test a fused row loop needs unless its first fn is a literal with no column
         expression: a columnar src (a table...) goes to the builtins, which run it as a kernel."""
+        maybe = f"type({src}) not in {self._table(MAYBE_COLUMNAR)}"
         if type(f) is n.Fn and type(reason := column_expr(f)) is not tuple:  # rows (explain says why)
-            return f" and not {self._table(fused_rows)}({src}, {self._table(reason or 'not a one-argument fn')})"
-        return f" and not {self._table(columnar)}({src})"
+            return f" and ({maybe} or not {self._table(fused_rows)}({src}, {self._table(reason or 'not a one-argument fn')}))"
+        return f" and ({maybe} or not {self._table(columnar)}({src}))"
 
     def _apply(self, f: n.Node, item: str, fn: _Func, fn_text: dict[int, str]) -> str:
         """The value of one-argument fn f on item, as an expression (statements emitted first)."""

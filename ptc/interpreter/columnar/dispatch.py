@@ -98,6 +98,15 @@ def column_of(coll: Any) -> Any:
     return None
 
 
+def _maybe_columnar() -> frozenset[type]:
+    from ..table import Table
+
+    return frozenset({LazySeq, Table})
+
+
+MAYBE_COLUMNAR = _maybe_columnar()  # the only types `columnar` can be true of
+
+
 def columnar(coll: Any) -> bool:
     """Whether coll has a columnar form (what fused row loops leave to the builtins)."""
     if type(coll) is LazySeq:
