@@ -60,13 +60,6 @@ class _State:
     recur: list[_RecurTarget | None] = field(default_factory=list)
 
 
-_INTEROP_HINTS = {
-    "toUpperCase": "clojure.string/upper-case", "toLowerCase": "clojure.string/lower-case",
-    "trim": "clojure.string/trim", "length": "count", "getMessage": "ex-message",
-    "split": "clojure.string/split", "contains": "clojure.string/includes?",
-    "startsWith": "clojure.string/starts-with?", "endsWith": "clojure.string/ends-with?",
-    "indexOf": "clojure.string/index-of", "substring": "subs", "replace": "clojure.string/replace",
-}
 
 # Clojure's special forms and host names PTC-Lisp refuses (clojure.core's: unsupported.MISSING)
 _UNSUPPORTED_FORMS = {
@@ -250,10 +243,14 @@ class Analyzer:
         raise _err(s, f"Unable to resolve symbol: {name}", hint=hint)
 
     def _interop(self, s: Sym) -> PTCError:
+        """An unknown `.method`: only the curated methods exist (docs/deviations.md), no reflection."""
+        from .lib.methods import method_names_like
+
         method = s.name[1:]
-        alt = _INTEROP_HINTS.get(method)
-        hint = f"use {alt}" if alt else "PTC-Lisp has no Java interop; use the core library"
-        return _err(s, f"Java interop ({s.name}) is not supported in PTC-Lisp", hint=hint)
+        close = method_names_like(method)
+        hint = (_did_you_mean(close) if close else
+                "only the String, number, collection and java.time methods listed in docs/deviations.md exist")
+        return _err(s, f"Java method {s.name} is not supported in PTC-Lisp", hint=hint)
 
     def _qualified(self, s: Sym) -> n.Node:
         ns, name, names = s.ns, s.name, self.st.names
@@ -274,11 +271,9 @@ class Analyzer:
         b = resolve(ns, name)
         if b is not None:
             return n.BuiltinRef(s.line, s.col, b)
-        from .lib.interop import CONSTANTS
+        from .lib.interop import constant
 
-        const = CONSTANTS.get(f"{ns}/{name}")
-        if const is None and ns in ("Long",):
-            const = CONSTANTS.get(f"Integer/{name}")
+        const = constant(ns, name)
         if const is not None:
             return n.Const(s.line, s.col, const)
         full = s.full
@@ -293,7 +288,9 @@ class Analyzer:
             hint = f"did you mean {ns}/{close[0]}?" if close else None
             raise _err(s, f"Unable to resolve symbol: {full}", hint=hint)
         raise _err(s, f"namespace {ns} is not available in PTC-Lisp (Java interop is not supported)",
-                   hint="namespaces: clojure.string (str), clojure.set (set), Math, Integer, Double, data, tool")
+                   hint="namespaces: clojure.string (str), clojure.set (set), clojure.walk, Math, Integer, Long, "
+                        "Double, Boolean, Character, String, System, LocalDate, LocalDateTime, Instant, Duration, "
+                        "ChronoUnit, data, tool")
 
     # -- lists ----------------------------------------------------------------------------
 
@@ -323,6 +320,12 @@ class Analyzer:
                 raise _err(head, f"cannot call a value of type {v.type_name(head.value)} as a function")
             if head.value is None:
                 raise _err(head, "nil cannot be called as a function")
+        if isinstance(head, Sym) and head.ns is not None and len(items) == 1 and resolve(head.ns, head.name) is None:
+            from .lib.interop import constant
+
+            const = constant(head.ns, head.name)
+            if const is not None:  # (Long/MAX_VALUE): Clojure reads a static field in call position too
+                return n.Const(f.line, f.col, const)
         fn = self.analyze(head, env, False)
         args = [self.analyze(a, env, False) for a in items[1:]]
         if isinstance(fn, n.ToolRef):
@@ -351,6 +354,9 @@ class Analyzer:
             t = self._temp("vec")
             out.append((t, value))
             items = pattern.items
+            if any(_is_sym(p, "&") for p in items):
+                self._bind_seq(pattern, t, env, out)
+                return
             i, pos = 0, 0
             while i < len(items):
                 p = items[i]
@@ -376,6 +382,36 @@ class Analyzer:
             return
         raise _err(pattern, f"unsupported binding form: {_show(pattern)}",
                    hint="bind a symbol, a [vector] or a {map} pattern")
+
+    def _bind_seq(self, pattern: Coll, t: n.Binding, env: _Env, out: list[tuple[n.Binding, n.Node]]) -> None:
+        """[a b & more] reads its value through seq, first and next, as Clojure's destructure does
+        when there is a `&`: any seqable (a set, a map, a string) destructures."""
+        items = pattern.items
+        at = pattern
+        cur = self._temp("seq")
+        out.append((cur, self._core("seq", [self._ref(t, at)], at)))
+        i = 0
+        while i < len(items):
+            p = items[i]
+            if _is_sym(p, "&"):
+                if i + 1 >= len(items):
+                    raise _err(p, "missing binding after & in destructuring")
+                self.bind(items[i + 1], self._ref(cur, p), env, out)
+                i += 2
+            elif _kw(p, "as"):
+                if i + 1 >= len(items) or not _is_sym(items[i + 1]):
+                    raise _err(p, ":as must be followed by a symbol")
+                self.bind(items[i + 1], self._ref(t, p), env, out)
+                i += 2
+            else:
+                self.bind(p, self._core("first", [self._ref(cur, p)], p), env, out)
+                nxt = self._temp("seq")
+                out.append((nxt, self._core("next", [self._ref(cur, p)], p)))
+                cur = nxt
+                i += 1
+
+    def _core(self, name: str, args: list[n.Node], at: Any) -> n.Call:
+        return n.Call(at.line, at.col, n.BuiltinRef(at.line, at.col, REGISTRY[name]), args)
 
     def _bind_map(self, pattern: Coll, value: n.Node, env: _Env, out: list[tuple[n.Binding, n.Node]]) -> None:
         t = self._temp("map")

@@ -387,7 +387,7 @@ CASES: list[H] = [
     H("import", "(import java.io.File)", "analysis"),
     H("require", "(require '[clojure.string :as s])", "analysis"),
     H("ns", "(ns foo)", "analysis"),
-    H("def-dynamic-meta", "(def ^:dynamic x 1)", ("parse", "analysis")),
+    H("def-dynamic-meta", "(def ^:dynamic x 1)", "value", value="#'user/x"),  # metadata is read and dropped
     H("dot-form", "(. 1 toString)", "analysis"),
     H("new-object", "(new Object)", "analysis"),
     H("constructor-dot", '(java.io.File. "x")', "analysis"),

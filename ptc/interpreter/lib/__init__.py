@@ -15,5 +15,8 @@ from . import (  # noqa: F401
     set,
     regex,
     interop,
+    methods,
+    java_time,
+    walk,
     exceptions,
 )
