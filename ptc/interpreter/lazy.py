@@ -505,8 +505,13 @@ def chunks_of(coll: Any, who: str = "seq") -> Iterator[list[Any]]:
 def view(coll: Any, start: int, who: str = "seq") -> "LazySeq":
     """coll from position start, without copying: `rest`, `next`, `drop` and `seq` of a long
     vector or seq. A view of a view reads the original, so (recur (rest xs)) stays linear."""
-    if type(coll) is LazySeq and coll.origin is not None:
-        coll, start = coll.origin[0], coll.origin[1] + start
+    if type(coll) is LazySeq:
+        if coll.origin is not None:
+            coll, start = coll.origin[0], coll.origin[1] + start
+        if type(coll) is LazySeq:  # the common step of a walk, without the general path's calls
+            s = LazySeq(Of(coll, start))
+            s.origin = (coll, start)
+            return s
     coll = _indexable(coll, who)
     s = LazySeq(source_of(coll, start))
     s.origin = (coll, start)
