@@ -1034,6 +1034,8 @@ def _key_to_python(k: Any) -> Any:
         return k.name
     if k is None or isinstance(k, (str, int, float, bool)):
         return k
+    if type(k) in dates.TYPES:  # a date key becomes its ISO text, as a date value does
+        return dates.iso_text(k)
     from .printer import pr_str
 
     return pr_str(k)
