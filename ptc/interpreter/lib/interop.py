@@ -480,7 +480,7 @@ def integer_to_string(n: Any, radix: Any = 10) -> str:
     return _to_radix(n, r if 2 <= r <= 36 else 10)
 
 
-def _unsigned(who: str, n: Any, bits: int, shift: int) -> str:
+def _unsigned(who: str, n: Any, shift: int) -> str:
     n = _int_arg(who, n)
     if n < 0:
         n &= (1 << 64) - 1 if n < -(1 << 31) else (1 << 32) - 1
@@ -490,19 +490,19 @@ def _unsigned(who: str, n: Any, bits: int, shift: int) -> str:
 @builtin("toBinaryString", ns="Integer", args="[n]", category="interop", doc="The binary digits of n (two's "
          "complement for negative n).", ex=(("(Integer/toBinaryString 10)", "\"1010\""),))
 def to_binary_string(n: Any) -> str:
-    return _unsigned("Integer/toBinaryString", n, 32, 1)
+    return _unsigned("Integer/toBinaryString", n, 1)
 
 
 @builtin("toHexString", ns="Integer", args="[n]", category="interop", doc="The hexadecimal digits of n.",
          ex=(("(Integer/toHexString 255)", "\"ff\""),))
 def to_hex_string(n: Any) -> str:
-    return _unsigned("Integer/toHexString", n, 32, 4)
+    return _unsigned("Integer/toHexString", n, 4)
 
 
 @builtin("toOctalString", ns="Integer", args="[n]", category="interop", doc="The octal digits of n.",
          ex=(("(Integer/toOctalString 8)", "\"10\""),))
 def to_octal_string(n: Any) -> str:
-    return _unsigned("Integer/toOctalString", n, 32, 3)
+    return _unsigned("Integer/toOctalString", n, 3)
 
 
 @builtin("bitCount", ns="Integer", args="[n]", category="interop", doc="The number of one bits of n (two's complement).",

@@ -417,9 +417,10 @@ def between(who: str, unit: str, a: Any, b: Any) -> int:
             raise runtime_error(f"{who}: LocalDates are apart by days, weeks, months or years, not {unit.lower()}")
         return int((b - a).days / (1 if unit == "DAYS" else 7))
     micros = _micros(b - a)
-    scale = _MICROS[unit]
-    return int(micros * 1000) if unit == "NANOS" else int(micros / scale) if abs(micros) < 1 << 52 else \
-        (abs(micros) // int(scale)) * (1 if micros >= 0 else -1)
+    if unit == "NANOS":
+        return micros * 1000
+    whole = abs(micros) // int(_MICROS[unit])  # Java truncates toward zero
+    return whole if micros >= 0 else -whole
 
 
 @method("between", (ENUM,), "[unit a b]", "The whole units (ChronoUnit/DAYS, MONTHS...) from a to b.",
