@@ -49,7 +49,7 @@ UNAVAILABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
                                     "promise", "delay", "pmap")),
     ("Java interop, types", ("new", "class", "instance?", "type", "into-array", "defrecord", "deftype",
                              "defprotocol", "defmulti", "defmethod", "reify", "proxy")),
-    ("code, namespaces, I/O", ("defmacro", "eval", "read-string", "ns", "require", "import", "slurp", "spit",
+    ("code, namespaces, I/O", ("defmacro", "eval", "read-string", "import", "slurp", "spit",
                                "read-line", "with-out-str", "time", "meta", "with-meta")),
     ("others", ("while", "doto")),
 )

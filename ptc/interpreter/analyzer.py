@@ -58,6 +58,8 @@ class _State:
     counter: int = 0
     fn_stack: list[dict[int, n.Binding]] = field(default_factory=list)
     recur: list[_RecurTarget | None] = field(default_factory=list)
+    aliases: dict[str, str] = field(default_factory=dict)  # (require '[clojure.string :as cs]): cs -> clojure.string
+    refers: dict[str, str] = field(default_factory=dict)  # (require '[clojure.set :refer [union]]): union -> set/union
 
 
 
@@ -209,7 +211,7 @@ class Analyzer:
         name, names = s.name, self.st.names
         if name in self.st.user_defs:
             return n.GlobalRef(s.line, s.col, name)
-        b = REGISTRY.get(name)
+        b = REGISTRY.get(name) or REGISTRY.get(self.st.refers.get(name, ""))
         if b is not None:
             return n.BuiltinRef(s.line, s.col, b)
         if name in ("*1", "*2", "*3"):
@@ -253,7 +255,7 @@ class Analyzer:
         return _err(s, f"Java method {s.name} is not supported in PTC-Lisp", hint=hint)
 
     def _qualified(self, s: Sym) -> n.Node:
-        ns, name, names = s.ns, s.name, self.st.names
+        ns, name, names = self.st.aliases.get(s.ns, s.ns), s.name, self.st.names  # type: ignore[arg-type]
         if ns == "data":
             if name not in names.data:
                 close = suggest(name, names.data)
@@ -1237,6 +1239,59 @@ def _internal(name: str) -> Callable[[Analyzer, Coll, _Env, bool], n.Node]:
         return a._rt(name, [a.analyze(x, env, False) for x in f.items[1:]], f)
 
     return handler
+
+
+_LIBRARIES = ("clojure.string", "clojure.set", "clojure.walk")
+
+
+def _require_spec(a: Analyzer, spec: Any) -> None:
+    """One libspec: clojure.string, [clojure.string :as str], [clojure.set :refer [union]]."""
+    if isinstance(spec, Coll) and spec.kind == "list" and len(spec.items) == 2 and _is_sym(spec.items[0], "quote"):
+        spec = spec.items[1]
+    items = spec.items if isinstance(spec, Coll) and spec.kind == "vector" else [spec]
+    lib = items[0] if items else None
+    if not (isinstance(lib, Sym) and lib.full in _LIBRARIES):
+        what = lib.full if isinstance(lib, Sym) else _show(spec)
+        raise _err(spec, f"cannot require {what}: PTC-Lisp has only {', '.join(_LIBRARIES)} (always loaded)",
+                   hint="call their functions as str/..., set/..., clojure.walk/...; there are no other libraries")
+    opts = items[1:]
+    if len(opts) % 2:
+        raise _err(spec, f"require: options of {lib.full} must be pairs such as :as name or :refer [names]")
+    for key, val in zip(opts[0::2], opts[1::2]):
+        if _kw(key, "as") and _is_sym(val):
+            a.st.aliases[val.name] = lib.full  # type: ignore[union-attr]
+        elif _kw(key, "refer") and isinstance(val, Coll) and val.kind == "vector" and all(_is_sym(x) for x in val.items):
+            for x in val.items:
+                target = f"{lib.full}/{x.name}"  # type: ignore[union-attr]
+                if target not in REGISTRY:
+                    raise _err(x, f"{lib.full} has no {x.name} to refer")  # type: ignore[union-attr]
+                a.st.refers[x.name] = target  # type: ignore[union-attr]
+        else:
+            raise _err(key, f"require: unsupported option {_show(key)} for {lib.full}", hint="use :as or :refer [names]")
+
+
+@special("require", "(require '[lib :as alias :refer [names]]*)",
+         "Accepted for compatibility: clojure.string, clojure.set and clojure.walk are always loaded; :as names an "
+         "alias and :refer names functions for the rest of the program. nil.",
+         ex=(("(do (require '[clojure.string :as cs]) (cs/upper-case \"a\"))", '"A"'),))
+def _require(a: Analyzer, f: Coll, env: _Env, tail: bool) -> n.Node:
+    for spec in f.items[1:]:
+        _require_spec(a, spec)
+    return n.Const(f.line, f.col, None)
+
+
+@special("ns", "(ns name (:require libspec*)?)",
+         "Accepted for compatibility: its :require clauses work as require; the name is ignored. nil.",
+         ex=(("(do (ns demo.core (:require [clojure.set :refer [union]])) (union #{1} #{2}))", "#{1 2}"),))
+def _ns(a: Analyzer, f: Coll, env: _Env, tail: bool) -> n.Node:
+    for clause in f.items[2:]:
+        if isinstance(clause, Coll) and clause.kind == "list" and clause.items and _kw(clause.items[0], "require"):
+            for spec in clause.items[1:]:
+                _require_spec(a, spec)
+        elif not (isinstance(clause, Lit) and type(clause.value) is str):  # a docstring is fine
+            raise _err(clause, f"ns: only (:require ...) clauses are supported, not {_show(clause)}",
+                       hint="PTC-Lisp has no imports, gen-class or namespaces of its own")
+    return n.Const(f.line, f.col, None)
 
 
 _SPECIALS["__int_range"] = _internal("int_range")

@@ -695,3 +695,10 @@
   [(sum-squares 10) (greet "ann") limit (clamp 0 10 12.5) (clamp 0 10 -1)
    (let [^String s "typed" n 3] (subs s 0 n))
    ((fn [^long a ^long b] (* a b)) 6 7)])
+
+;; == namespaces ==
+(do
+  (require '[clojure.string :as string] '[clojure.set :refer [union intersection]] 'clojure.walk)
+  (defn tags [s] (set (map string/lower-case (string/split s #",\s*"))))
+  [(tags "Clojure, LISP, jvm") (union (tags "a, b") (tags "B, c")) (intersection (tags "x, y") (tags "Y, z"))
+   (clojure.walk/keywordize-keys {"k" {"n" 1}}) (string/join "-" (sort (tags "b, a")))])

@@ -385,8 +385,12 @@ CASES: list[H] = [
     H("slurp", '(slurp "/etc/passwd")', "analysis"),
     H("spit", '(spit "x" "y")', "analysis"),
     H("import", "(import java.io.File)", "analysis"),
-    H("require", "(require '[clojure.string :as s])", "analysis"),
-    H("ns", "(ns foo)", "analysis"),
+    H("require", "(require '[clojure.string :as s])", "value", value="nil"),  # always loaded: accepted
+    H("require-host-lib", "(require '[clojure.java.shell :as sh])", "analysis"),
+    H("require-io", "(require '[clojure.java.io :as io]) (io/file \"/etc/passwd\")", "analysis"),
+    H("require-refer-all", "(require '[clojure.string :refer :all])", "analysis"),
+    H("ns", "(ns foo)", "value", value="nil"),
+    H("ns-import", "(ns foo (:import [java.io File]))", "analysis"),
     H("def-dynamic-meta", "(def ^:dynamic x 1)", "value", value="#'user/x"),  # metadata is read and dropped
     H("dot-form", "(. 1 toString)", "analysis"),
     H("new-object", "(new Object)", "analysis"),
