@@ -62,11 +62,15 @@ UNAVAILABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
                                     "promise", "delay", "pmap")),
     ("Java interop, types", ("new", "class", "instance?", "type", "into-array", "defrecord", "deftype",
                              "defprotocol", "defmulti", "defmethod", "reify", "proxy")),
-    ("code, namespaces, I/O", ("defmacro", "eval", "read-string", "ns", "require", "import", "slurp", "spit",
+    ("code, namespaces, I/O", ("defmacro", "eval", "read-string", "import", "slurp", "spit",
                                "read-line", "with-out-str", "time", "meta", "with-meta")),
     ("others", ("while", "doto")),
 )
-JAVA_STATICS = ("Math", "Integer", "Double")
+JAVA_INTEROP = """\
+Java interop: only the common methods and statics of String, Character, Math, Integer, Long,
+Double, Boolean, System and java.time (LocalDate, LocalDateTime, Instant, Duration, ChronoUnit/DAYS),
+plain functions on values: (.toUpperCase s) (Math/sqrt x) (.plusDays (LocalDate/parse "2026-03-14") 30).
+Type hints (^long, ^String) are ignored."""
 PTC_ONLY = """\
 PTC only (besides return and fail):
   (sum-by key rows) (avg-by key rows) (min-by key rows) (max-by key rows): the sum, the mean, the row
@@ -78,16 +82,17 @@ PTC only (besides return and fail):
 
 
 def compact_reference() -> str:
-    """The language as differences from Clojure. The Java statics come from the registry; a
-    test checks that every builtin is a Clojure name or named here."""
+    """The language as differences from Clojure. A test checks that every builtin is a Clojure
+    name, named here, or a Java method or static of a class JAVA_INTEROP names."""
     from ..interpreter.registry import REGISTRY, load_library
 
     load_library()
-    statics = [f"{ns}/ " + " ".join(sorted(b.name for b in REGISTRY.values() if b.ns == ns)) for ns in JAVA_STATICS]
+    walk = sorted(b.name for b in REGISTRY.values() if b.ns == "clojure.walk")
     return "\n".join([
         "Not available: " + "; ".join(f"{kind}: {' '.join(names)}" for kind, names in UNAVAILABLE) + ".",
         "Numbers: no ratios, (/ 10 4) is 2.5. A character is a one-character string.",
-        "Java interop: only the statics " + "; ".join(statics) + ".",
+        JAVA_INTEROP,
+        "clojure.walk/ " + " ".join(walk),
         PTC_ONLY,
     ])
 

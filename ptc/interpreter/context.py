@@ -7,6 +7,7 @@ module global: reading it costs one global lookup, which matters inside builtins
 
 from __future__ import annotations
 
+import datetime
 import itertools
 import os
 import random
@@ -27,7 +28,7 @@ class RunState:
     __slots__ = (
         "limits", "deadline", "steps", "prints", "print_chars", "tool_calls", "tools",
         "data", "allocated", "max_int", "call_tool", "pending", "defined", "docs", "rss_base", "budgets",
-        "random", "emptied",
+        "random", "emptied", "clock",
     )
 
     def __init__(self, limits: Limits) -> None:
@@ -49,6 +50,7 @@ class RunState:
         self.budgets = 0  # step chunks consumed (every 16th also checks memory)
         self.random: random.Random | None = None  # made on first use (seeding from the OS costs)
         self.emptied: Emptied | None = None  # the last filter that kept nothing (for the empty-result note)
+        self.clock: datetime.datetime | None = None  # the run clock, read at its first use (run_clock)
 
     def flush_output(self) -> None:
         if self.pending is not None:
@@ -84,6 +86,15 @@ def rng() -> random.Random:
     if st.random is None:
         st.random = random.Random(st.limits.seed)
     return st.random
+
+
+def run_clock() -> datetime.datetime:
+    """The run's "now" (UTC): read once, at its first use in the run, so every clock read of a
+    program (LocalDate/now, System/currentTimeMillis...) sees the same instant."""
+    st = CURRENT
+    if st.clock is None:
+        st.clock = datetime.datetime.now(datetime.timezone.utc)
+    return st.clock
 
 
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096

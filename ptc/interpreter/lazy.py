@@ -364,9 +364,24 @@ class LazySeq:
             pos += len(chunk)
 
     def _more_until(self, pos: int) -> bool:
-        while len(self._cache) <= pos:
-            if not self._more():
+        """_more until pos is realized, its loop inlined: reading the millionth item of a
+        recursive lazy-seq runs this loop a million times."""
+        cache = self._cache
+        if len(cache) > pos:
+            return True
+        if self._src is not None and context.CURRENT is context.IDLE:
+            raise NotInRun()
+        while len(cache) <= pos:
+            src = self._src
+            if src is None:
                 return False
+            chunk = src.next()
+            if chunk is None:
+                self._src = None
+                check_realized(len(cache), 0)
+                return False
+            if chunk:
+                self._add(chunk)
         return True
 
     def __iter__(self) -> Iterator[Any]:
@@ -396,6 +411,11 @@ class LazySeq:
 
     def nth(self, i: int, default: Any = None) -> Any:
         if i >= len(self._cache):
+            o = self.origin
+            if o is not None and not self._cache and type(o[0]) is LazySeq:
+                # a view of a lazy seq not read yet: its items are the origin's, read them there
+                # (first/seq/empty? of each (rest s) of a walk then cost no chunk copy)
+                return o[0].nth(o[1] + i, default)
             self._more_until(i)
         return self._cache[i] if i < len(self._cache) else default
 
@@ -451,10 +471,12 @@ class _Failed(Source):
 def _indexable(coll: Any, who: str) -> Any:
     """coll itself if it can be read by position (vectors, lists, strings, lazy seqs), else its
     items in a list (maps give [k v] entries; nil is empty)."""
+    t = type(coll)
+    if t is LazySeq or t is str:  # before the import: walks call this once per step
+        return coll
     from .values import PList, VECTOR_TYPES, iter_seq
 
-    t = type(coll)
-    if t is LazySeq or t in VECTOR_TYPES or t is PList or t is str:
+    if t in VECTOR_TYPES or t is PList:
         return coll
     return list(iter_seq(coll, who))
 
@@ -462,6 +484,8 @@ def _indexable(coll: Any, who: str) -> Any:
 def source_of(coll: Any, start: int = 0, who: str = "seq") -> Source:
     """The chunked or unchunked source of any seqable from position start, as Clojure chunks
     it: vectors and lazy seqs of chunked origin in 32s, lists, strings, maps and sets one by one."""
+    if type(coll) is LazySeq:
+        return Of(coll, start)
     from .values import VECTOR_TYPES
 
     coll = _indexable(coll, who)
@@ -481,8 +505,13 @@ def chunks_of(coll: Any, who: str = "seq") -> Iterator[list[Any]]:
 def view(coll: Any, start: int, who: str = "seq") -> "LazySeq":
     """coll from position start, without copying: `rest`, `next`, `drop` and `seq` of a long
     vector or seq. A view of a view reads the original, so (recur (rest xs)) stays linear."""
-    if type(coll) is LazySeq and coll.origin is not None:
-        coll, start = coll.origin[0], coll.origin[1] + start
+    if type(coll) is LazySeq:
+        if coll.origin is not None:
+            coll, start = coll.origin[0], coll.origin[1] + start
+        if type(coll) is LazySeq:  # the common step of a walk, without the general path's calls
+            s = LazySeq(Of(coll, start))
+            s.origin = (coll, start)
+            return s
     coll = _indexable(coll, who)
     s = LazySeq(source_of(coll, start))
     s.origin = (coll, start)
@@ -496,10 +525,34 @@ def realized_view(s: "LazySeq") -> tuple[Any, int] | None:
     return None if o is None or type(o[0]) is LazySeq else o
 
 
+def head(s: "LazySeq", default: Any) -> Any:
+    """The first item of s (default when it is empty), in O(1) when it is realized: a view
+    reads its origin's realized items (first and seq of each (rest xs) in a walk)."""
+    cache = s._cache
+    if cache:
+        return cache[0]
+    o = s.origin
+    if o is None:
+        return s.nth(0, default)
+    coll, i = o
+    if type(coll) is LazySeq:
+        return coll._cache[i] if i < len(coll._cache) else coll.nth(i, default)
+    return coll[i] if i < len(coll) else default
+
+
 def cons(x: Any, coll: Any) -> "LazySeq":
-    """x in front of a lazy seq: the seq stays lazy (and its rest keeps its chunks)."""
+    """x in front of a lazy seq: the seq stays lazy (and its rest keeps its chunks). An
+    unrealized lazy-seq is adopted at once, as Linked.next would adopt it on reaching it: the
+    new seq takes its stack and coll reads its items through the new seq from position 1, so
+    `(lazy-seq (cons x (f ...)))` costs one adoption per item instead of two."""
+    src = coll._src
+    if type(src) is Linked and src.owner is coll and not coll._cache and not src.running:
+        s = linked(src.stack + [[x]])
+        src.stack = []
+        coll._src = Of(s, 1)
+        return s
     return linked([coll, [x]])
 
 
 __all__ = ["OPEN_ENDED_PREFIX", "LazySeq", "Body", "Linked", "linked", "Source", "Items", "Chunks", "Slices", "Ints", "Mapped", "Of", "source_of", "chunks_of",
-           "view", "realized_view", "cons", "unbounded", "NotInRun", "Cut", "CHUNK"]
+           "view", "realized_view", "head", "cons", "unbounded", "NotInRun", "Cut", "CHUNK"]

@@ -30,6 +30,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from pyrsistent import pvector
 
+from . import dates
 from .errors import PTCError, runtime_error
 from .lazy import LazySeq
 from .sorted import SortedMap, SortedSet
@@ -469,7 +470,7 @@ PTC_SET_TYPES = (FSet, HSet)
 SET_TYPES = (FSet, HSet, set, frozenset, SortedSet)  # set, frozenset: host data
 
 
-_SCALAR_KEYS = frozenset({str, int, float, bool, type(None)})
+_SCALAR_KEYS = frozenset({str, int, float, bool, type(None)}) | dates.TYPES  # dates: plain hashable values
 _PLAIN_KEY_TYPES = frozenset({str, int, float, bool, type(None), Keyword})
 
 
@@ -827,6 +828,8 @@ def type_name(x: Any) -> str:
     name = _TYPE_NAMES.get(t)
     if name is not None:
         return name
+    if t in dates.TYPES:
+        return dates.kind(x)
     if callable(x):
         return "function"
     return f"Python {t.__name__}"
@@ -858,7 +861,7 @@ _TYPE_NAMES: dict[type, str] = {
     Row: "map",
     Table: "vector",
 }
-_KNOWN = frozenset(_TYPE_NAMES) | {type(None)}
+_KNOWN = frozenset(_TYPE_NAMES) | {type(None)} | dates.TYPES
 _COUNTED = frozenset({str, PList, MapEntry, PVector, LazySeq, FMap, HMap, FSet, HSet, SortedMap,
                       SortedSet, Table, Row}) | _HOST_TYPES
 
@@ -894,6 +897,10 @@ def from_python(x: Any, where: str = "value") -> Any:
         return list(x)
     if isinstance(x, (set, frozenset)):
         return frozenset(x)
+    if isinstance(x, dates.DateTime):  # e.g. a pandas Timestamp: the plain datetime it stands for
+        return dates.DateTime(x.year, x.month, x.day, x.hour, x.minute, x.second, x.microsecond, x.tzinfo)
+    if isinstance(x, dates.LocalDate):
+        return dates.LocalDate(x.year, x.month, x.day)
     if hasattr(x, "model_dump") and not isinstance(x, type):  # pydantic models become maps
         return x.model_dump(mode="json")
     from ..data.sources import as_arrow  # DataFrames, Arrow and DuckDB objects become tables
@@ -908,7 +915,8 @@ def from_python(x: Any, where: str = "value") -> Any:
     )
 
 
-_JSON_HINT = "tools and data must use JSON-like values: dict, list, str, int, float, bool, None"
+_JSON_HINT = ("tools and data must use JSON-like values: dict, list, str, int, float, bool, None "
+              "(and datetime.date, datetime.datetime, datetime.timedelta)")
 _PTC_TYPES = frozenset({Keyword, Symbol, PList, MapEntry, PVector, FMap, HMap, FSet, HSet, LazySeq, Regex,
                         SortedMap, SortedSet, Table, Row})
 _ENTERS = _PTC_TYPES | _HOST_TYPES | _SCALAR_KEYS
@@ -1023,6 +1031,8 @@ def _to_python(v: Any, budget: list[int]) -> Any:
         return [_to_python(x, budget) for x in v.realize()]
     if t is Regex:
         return v.source
+    if t in dates.TYPES:  # dates leave a program as their ISO text (the JSON rule, docs/deviations.md)
+        return dates.iso_text(v)
     if callable(v):
         from .printer import pr_str
 
@@ -1038,6 +1048,8 @@ def _key_to_python(k: Any) -> Any:
         return k.name
     if k is None or isinstance(k, (str, int, float, bool)):
         return k
+    if type(k) in dates.TYPES:  # a date key becomes its ISO text, as a date value does
+        return dates.iso_text(k)
     from .printer import pr_str
 
     return pr_str(k)

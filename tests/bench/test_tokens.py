@@ -198,7 +198,9 @@ def test_under_caching_append_only_summaries_is_the_cheapest_ptc_strategy(result
     # the issue's estimate: FullHistory ~32% of its uncached tokens, SingleUserCoalesced ~40%
     cost = s["cost_5plus"]
     assert 0.30 < cost[FULL]["anthropic"] / cost[FULL]["uncached"] < 0.35
-    assert 0.38 < cost[SUC]["anthropic"] / cost[SUC]["uncached"] < 0.42
+    # (0.379 since the prompt's reference lists the interop and date builtins, issue 22: a bigger
+    # cached system prompt lowers the cached share)
+    assert 0.37 < cost[SUC]["anthropic"] / cost[SUC]["uncached"] < 0.42
 
 
 @pytest.mark.xfail(strict=True, reason="measured 90.8% of FullHistory's Anthropic-cached cost over the 5+ turn "

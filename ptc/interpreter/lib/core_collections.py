@@ -784,10 +784,7 @@ def _is_empty(x: Any, who: str) -> bool:
     if x is None:
         return True
     if t is LazySeq:
-        v = lazy.realized_view(x)
-        if v is not None:
-            return v[1] >= len(v[0])
-        return x.nth(0, _MISSING) is _MISSING
+        return lazy.head(x, _MISSING) is _MISSING
     raise runtime_error(f"{who}: expected a collection, got {_desc(x)}")
 
 
@@ -862,10 +859,7 @@ def first(coll: Any) -> Any:
     if coll is None:
         return None
     if t is LazySeq:
-        v = lazy.realized_view(coll)
-        if v is not None:
-            return v[0][v[1]] if v[1] < len(v[0]) else None
-        return coll.nth(0, None)
+        return lazy.head(coll, None)
     if t in _MAPS or t in _SETS:
         for x in iter_seq(coll):
             return x
