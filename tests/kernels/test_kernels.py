@@ -91,6 +91,9 @@ PROGRAMS = [
     "(let [s (sort-by :qty data/t)] [(mapv :id (take 2 s)) (sum-by :id s) (count s)])",
     "(map :id (sort-by :amount > (filter #(some? (:amount %)) data/t)))",
     "(group-by (juxt :status :ok) data/t)",
+    "(let [d (LocalDate/parse \"2024-01-01\")] (filter #(.isAfter (:day %) d) data/t))",
+    "(let [d (LocalDate/parse \"2024-01-05\")] (count (remove #(and (some? (:day %)) (.isEqual (:day %) d)) data/t)))",
+    "(let [d (LocalDate/parse \"2024-01-05\")] (filter #(.isBefore d (:day %)) data/t))",
     "(update-vals (group-by (juxt :qty :status) data/t) count)",
     "(update-vals (group-by (juxt :ok :status) data/t) #(sum-by :amount %))",
 ]

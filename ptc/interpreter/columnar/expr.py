@@ -36,6 +36,7 @@ OPS: dict[str, str] = {
     "not": "not", "nil?": "nil?", "some?": "some?",
     "clojure.string/starts-with?": "starts-with?", "clojure.string/ends-with?": "ends-with?",
     "clojure.string/includes?": "includes?",
+    ".isBefore": "isBefore", ".isAfter": "isAfter", ".isEqual": "isEqual",
 }
 
 _SCALARS = (type(None), bool, int, float, str, Keyword, datetime.date, datetime.datetime)

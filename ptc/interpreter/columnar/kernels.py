@@ -164,6 +164,7 @@ def _mixed_exact(a: Any, ka: str, b: Any, kb: str) -> None:
 _ARITH = {"+": ("add_checked", "add"), "-": ("subtract_checked", "subtract"),
           "*": ("multiply_checked", "multiply")}
 _CMP = {"<": pc.less, ">": pc.greater, "<=": pc.less_equal, ">=": pc.greater_equal}
+_DATE_CMP = {"isBefore": pc.less, "isAfter": pc.greater, "isEqual": pc.equal}  # LocalDate methods
 
 
 def _op(name: str, args: tuple[Any, ...], frame: Any, reach: Any) -> Any:
@@ -212,6 +213,16 @@ def _op(name: str, args: tuple[Any, ...], frame: Any, reach: Any) -> Any:
         for x in vals[1:]:
             acc = _arith(name, acc, x, reach)
         return acc
+    if name in _DATE_CMP:
+        if len(args) != 2:
+            raise Fallback(f".{name} with {len(args)} arguments")
+        a, b = (value(x, frame, reach) for x in args)
+        if kind(a) != "date" or kind(b) != "date" or not (is_array(a) or is_array(b)):
+            raise Fallback(f".{name} of values that are not both dates (the row path raises)")
+        if _nulls_reached(a, reach) or _nulls_reached(b, reach):
+            raise Fallback(f"a nil reaches .{name} (the row path raises)")
+        r = _DATE_CMP[name](a, b)
+        return r.fill_null(False) if r.null_count else r
     if name in ("starts-with?", "ends-with?", "includes?"):
         if len(args) != 2:
             raise Fallback(f"{name} with {len(args)} arguments")
