@@ -363,12 +363,15 @@ def _all_n(n: int, flag: bool) -> Any:
     return pa.array(bytes([flag]) * n, pa.uint8()).cast(pa.bool_()) if n else pa.array([], pa.bool_())
 
 
-def _members(s: Any, k: str, by_value: bool) -> list[Any]:
+def _members(s: Any, k: str, by_value: bool, by_name: bool = False) -> list[Any]:
     """The members of set s that equal a value of kind k (numbers compare by value in ptc's
-    sets as in `where`), or Fallback when a member's match is not certain."""
+    sets as in `where`; by_name: a keyword equals the string of its name, as in `where`), or
+    Fallback when a member's match is not certain."""
     out = []
     for m in s:
         km = kind(m)
+        if by_name and km == "kw":
+            m, km = m.name, "str"
         if km == "other" or (km == "float" and m != m):
             raise Fallback("a set holding values kernels do not compare")
         if k in ("int", "float") and km in ("int", "float"):
@@ -452,9 +455,7 @@ def _where(e: tuple[Any, ...], frame: Any, reach: Any) -> Any:
     if name in ("in", "not-in"):
         if type(v) is not FSet:
             raise Fallback("where :in with a collection that is not a constant set")
-        if any(type(m) is Keyword for m in v) and k == "str":
-            raise Fallback("where :in with keywords against a string column")
-        members = _members(v, k, by_value=True) if k not in ("null",) else []
+        members = _members(v, k, by_value=True, by_name=True) if k not in ("null",) else []
         if members:
             r = pc.is_in(x, value_set=pa.array(members, type=x.type))
             r = r.fill_null(False) if r.null_count else r
@@ -479,10 +480,8 @@ def _where_eq(x: Any, k: str, v: Any) -> Any:
     kv = kind(v)
     if v is None:
         return pc.is_null(x)
-    if kv == "kw":
-        if k == "str":
-            raise Fallback("where := with a keyword against a string column")
-        return _all_n(len(x), False)
+    if kv == "kw":  # a keyword equals the string of its name (where's rule for JSON-like data)
+        v, kv = v.name, "str"
     if kv in ("int", "float") and k in ("int", "float"):
         if kv == "float" and v != v:
             raise Fallback("where with a NaN value")
