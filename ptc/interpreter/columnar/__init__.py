@@ -9,6 +9,9 @@ builtin works on it row by row; this package lets the common shapes skip the row
 - `kernels`: a column expression evaluated with pyarrow.compute, raising `Fallback` whenever
   the result could differ from the row path (a nil reaching `>`, an integer overflow, NaN in a
   sort key...), so that the row path runs instead and gives its exact result or error.
+- `reduce`: whole-column kernels (sums, per-key aggregates, groups, counts, distinct, sorts).
+- `frame`: selections (a table and the row numbers a filter or sort keeps), read a column at a
+  time by the kernels that follow, turned into rows only as a program reaches them.
 - `dispatch`: the one-line hooks the builtins call (`filter`, `map`, `reduce`, `group-by`...):
   a result when the collection is columnar and the fn has a column expression, else `NO`.
 - `explain`: `ptc.explain(src, data=...)` runs a program and reports which calls ran as
