@@ -715,6 +715,8 @@ class Compiler:
             fold = grouped_fold(node)
             if fold is not None:
                 return self.grouped(node, fold, fn)
+        if fast and head.builtin.qualified == "mapcat" and len(node.args) == 2 and id(node) in self.eager_nodes:  # type: ignore[attr-defined]
+            return self.eager_mapcat(node, fn)
         if type(head) is n.BuiltinRef:
             inline = _INLINE.get(head.builtin.qualified) if fast else None
             if inline is not None:
@@ -738,6 +740,35 @@ class Compiler:
             pc, c = _bind_simple(fn, callee)
             return f"({c} if callable({pc or c}) else _fnof({c}))({self.mark(node)}{', '.join(parts[1:])})"
         return f"_invoke({self.mark(node)}{', '.join(parts)})"
+
+    def eager_mapcat(self, node: n.Call, fn: _Func) -> str:
+        """`(mapcat f coll)` whose whole result is needed at once (see _CONSUMERS) as one loop
+        over coll that appends the items of each (f x) to a list: no lazy seq per item. A
+        literal fn's body is inlined, and its value (all of which is used) is built eagerly."""
+        f, coll = node.args
+        a = f.arities[0] if type(f) is n.Fn and len(f.arities) == 1 and f.self_binding is None else None  # type: ignore[attr-defined]
+        inline = a is not None and a.rest is None and not a.has_recur and len(a.params) == 1
+        if inline:
+            src, fv = self.expr(coll, fn), ""
+        else:
+            fv, src = self.args([f, coll], fn)
+            t = fn.tmp()
+            fn.emit(f"{t} = {fv}", f)
+            fn.emit(f"if not callable({t}): {t} = _fnof({t})")  # a map, a set, a vector... as a function
+            fv = t
+        r = fn.tmp()
+        fn.emit(f"{r} = []", node)
+        x = a.params[0].py if inline else fn.tmp()  # type: ignore[union-attr]
+        fn.emit(f"for {x} in _iter_as({self.mark(coll)}{src}, 'mapcat'):", coll)
+        with fn.block():
+            fn.tick(node)
+            if inline:
+                self.eager_nodes.add(id(a.body))  # type: ignore[union-attr]
+                inner = self.expr(a.body, fn)  # type: ignore[union-attr]
+            else:
+                inner = f"{fv}({self.mark(node)}{x})"
+            fn.emit(f"_cat({r}, {inner})", node)
+        return f"_plist({self.mark(node)}{r})"
 
     def truth(self, node: n.Node, fn: _Func) -> str:
         """A Python condition that is true when node's value is truthy in Clojure."""
@@ -1159,9 +1190,8 @@ def _const_of(node: n.Node) -> Any:
 _NO = object()
 
 
-def _numeric_binop(op: str, float_only: bool = False) -> InlineFn:
-    """`a op b` when both are numbers (float_only: at least one float, as for `*`, whose
-    integer results must go through the builtin's bigint guard)."""
+def _numeric_binop(op: str) -> InlineFn:
+    """`a op b` when both are numbers."""
 
     def inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
         if len(args) != 2:
@@ -1173,9 +1203,7 @@ def _numeric_binop(op: str, float_only: bool = False) -> InlineFn:
         a_const, b_const = ka is not None, kb is not None
         (pa, a), (pb, b) = _bind_simple(fn, args[0]), _bind_simple(fn, args[1])
         # Both operands are evaluated exactly once, left to right, before either branch.
-        if float_only:
-            test = _float_product_test(fn, pa, a, pb, b, ka, kb)
-        elif pa and pb:
+        if pa and pb:
             ta = fn.tmp()
             test = f"({ta} := type({pa})) is not None and type({pb}) in _NUMT and {ta} in _NUMT"
         elif pb:  # a is simple: check b first so that it is always evaluated
@@ -1230,27 +1258,6 @@ def _additive(op: str) -> InlineFn:
     return inline
 
 
-def _float_product_test(fn: _Func, pa: str, a: str, pb: str, b: str, ka: type | None, kb: type | None) -> str:
-    """A test that a and b are numbers with at least one float (an integer product goes
-    through the builtin's bigint guard), evaluating each operand's expression once, a first.
-    ka/kb: the operand's known type (int, float) or None when only the run time knows it."""
-    A, B = pa or a, pb or b
-    if ka is float or kb is float:
-        other = B if ka is float else A
-        return f"type({other}) in _NUMT" if (ka is float) != (kb is float) else "True"
-    if ka is int:
-        return f"type({B}) is float"
-    if kb is int:
-        return f"type({A}) is float"
-    ta, tb = fn.tmp(), fn.tmp()
-    if pa and pb:
-        return (f"({ta} := type({pa})) is not None and ((({tb} := type({pb})) is float and {ta} in _NUMT) "
-                f"or ({ta} is float and {tb} is int))")
-    if pb:
-        return f"(({tb} := type({pb})) is float and type({a}) in _NUMT) or ({tb} is int and type({a}) is float)"
-    return f"(({ta} := type({A})) is float and type({b}) in _NUMT) or ({ta} is int and type({b}) is float)"
-
-
 for _op in ("<", ">", "<=", ">="):
     _INLINE[_op] = _numeric_binop(_op)
 _INLINE["+"] = _additive("+")
@@ -1274,7 +1281,6 @@ def _inc_dec(op: str) -> InlineFn:
     return inline
 
 
-_INLINE["*"] = _numeric_binop("*", float_only=True)
 
 
 def _get_inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
@@ -1377,3 +1383,98 @@ def _not_inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | 
 
 
 _INLINE["not"] = _not_inline
+
+
+# -- the rest of arithmetic: each fast path covers the common types and leaves every other
+# case (other types, zero divisors, negative operands of quot/rem, integers that could
+# outgrow the integer-size limit or a float) to the builtin, which applies Clojure's rules.
+
+_HALF_INT = 1 << 31  # integer products of factors below this stay under _FAST_INT: no size check
+
+
+def _operands(fn: _Func, args: list[str]) -> tuple[str, list[str]]:
+    """(a prefix that evaluates each non-simple operand once, in order, into a temporary;
+    the operands' names). The prefix reads `(t := e) is t and ` so that a test can follow it."""
+    binds, names = [], []
+    for e in args:
+        if _is_simple_text(e):
+            names.append(e)
+        else:
+            t = fn.tmp()
+            binds.append(f"({t} := {e}) is {t} and ")
+            names.append(t)
+    return "".join(binds), names
+
+
+def _guarded(fast: str, tests: list[str]) -> Callable[..., InlineFn]:
+    """An inline: `fast` where one of `tests` holds, else the builtin. fast and the tests are
+    templates over the operands {a} and {b} and their types {ta} and {tb} (bound once). A test
+    is chosen by which operands are numeric constants: tests[0] when none is, tests[1] when b
+    is a constant it accepts (see each caller), else no inline."""
+
+    def make(arity: int, const_b_ok: Callable[[Any], bool] | None = None) -> InlineFn:
+        def inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
+            if len(args) != arity or any(type(_const_of(x)) in (int, float) for x in node.args[:1]):
+                return None
+            kb = _const_of(node.args[1]) if arity == 2 else _NO
+            if kb is not _NO and type(kb) in (int, float):
+                if const_b_ok is None or not const_b_ok(kb) or len(tests) < 2:
+                    return None
+                test = tests[1]
+            else:
+                test = tests[0]
+            pre, names = _operands(fn, args)
+            a = names[0]
+            b = names[1] if arity == 2 else ""
+            ta, tb = fn.tmp(), fn.tmp()
+            fields = {"a": a, "b": b, "ta": ta, "tb": tb, "F": _FAST_INT, "H": _HALF_INT}
+            slow = f"{c.builtin(node.fn.builtin)}({c.mark(node)}{', '.join(names)})"  # type: ignore[attr-defined]
+            return f"({fast.format(**fields)} if {pre}{test.format(**fields)} else {slow})"
+
+        return inline
+
+    return make
+
+
+_BOTH = "(({ta} := type({a})) is int or {ta} is float) and (({tb} := type({b})) is int or {tb} is float)"
+# (* a b): two small integers, or a float with a number a float can hold (no OverflowError)
+_mul = _guarded("{a} * {b}", [
+    "(({ta} := type({a})) is int and -{H} < {a} < {H} and ({tb} := type({b})) is int and -{H} < {b} < {H}) or "
+    "({ta} is float and (({tb} := type({b})) is float or {tb} is int and -{F} < {b} < {F})) or "
+    "({ta} is int and -{F} < {a} < {F} and type({b}) is float)",
+    "(({ta} := type({a})) is int and -{H} < {a} < {H}) or {ta} is float"])(2, lambda k: -_HALF_INT < k < _HALF_INT)
+
+
+def _mul_inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
+    """`*` commutes: (* 2 x) is compiled as (* x 2) (a constant has no effect to order)."""
+    if len(args) == 2 and type(_const_of(node.args[0])) in (int, float) and _const_of(node.args[1]) is _NO:
+        node = n.Call(node.line, node.col, node.fn, node.args[::-1])
+        args = args[::-1]
+    if len(args) == 2 and all(_const_of(x) is _NO and c.number_kind(x, e) is int for x, e in zip(node.args, args)):
+        a, b = args  # integer locals (a counted loop's counter): only their size is tested
+        return (f"({a} * {b} if -{_HALF_INT} < {a} < {_HALF_INT} and -{_HALF_INT} < {b} < {_HALF_INT} "
+                f"else {c.builtin(node.fn.builtin)}({c.mark(node)}{a}, {b}))")  # type: ignore[attr-defined]
+    return _mul(c, fn, node, args)
+
+
+_INLINE["*"] = _mul_inline
+# (/ a b): floats (integer quotients may be exact integers: the builtin decides)
+_INLINE["/"] = _guarded("{a} / {b}", [
+    "type({a}) is float and type({b}) is float and {b} != 0", "type({a}) is float"])(2, lambda k: k != 0)
+# mod of integers is Python's % (floored, the divisor's sign); rem and quot agree with % and //
+# when neither operand is negative
+_INLINE["mod"] = _guarded("{a} % {b}", ["type({a}) is int and type({b}) is int and {b} != 0", "type({a}) is int"])(
+    2, lambda k: type(k) is int and k != 0)
+_INLINE["rem"] = _guarded("{a} % {b}", ["type({a}) is int and type({b}) is int and {a} >= 0 and {b} > 0",
+                                        "type({a}) is int and {a} >= 0"])(2, lambda k: type(k) is int and k > 0)
+_INLINE["quot"] = _guarded("{a} // {b}", ["type({a}) is int and type({b}) is int and {a} >= 0 and {b} > 0",
+                                          "type({a}) is int and {a} >= 0"])(2, lambda k: type(k) is int and k > 0)
+# max/min of two numbers: as the builtin, a NaN first operand wins, else the later of equals
+_INLINE["max"] = _guarded("({a} if {a} > {b} or {a} != {a} else {b})", [_BOTH])(2)
+_INLINE["min"] = _guarded("({a} if {a} < {b} or {a} != {a} else {b})", [_BOTH])(2)
+_INLINE["abs"] = _guarded("_abs({a})", ["(({ta} := type({a})) is int or {ta} is float)"])(1)
+_INLINE["zero?"] = _guarded("{a} == 0", ["(({ta} := type({a})) is int or {ta} is float)"])(1)
+_INLINE["pos?"] = _guarded("{a} > 0", ["(({ta} := type({a})) is int or {ta} is float)"])(1)
+_INLINE["neg?"] = _guarded("{a} < 0", ["(({ta} := type({a})) is int or {ta} is float)"])(1)
+_INLINE["even?"] = _guarded("not {a} & 1", ["type({a}) is int"])(1)
+_INLINE["odd?"] = _guarded("{a} & 1 == 1", ["type({a}) is int"])(1)

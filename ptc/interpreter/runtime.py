@@ -112,11 +112,26 @@ _FUSE_CHUNK = 256
 
 
 def _chunks(coll: Any) -> Any:
-    """Slices of a realized collection for fused loops: steps are charged per slice."""
-    st = context.CURRENT
+    """Slices of a realized collection for fused loops: steps are charged per slice. A short
+    collection (a row's nested list) is its own slice, with no generator to make; the
+    deadline is then checked each time the steps pass a multiple of _FUSE_CHUNK."""
     if type(coll) is v.LazySeq:  # where every item is needed anyway (an eager consumer)
         coll = coll.realize()
     n = len(coll)
+    if n <= _FUSE_CHUNK:
+        st = context.CURRENT
+        before = st.steps
+        st.steps = after = before + n
+        if after > st.limits.max_steps:
+            raise limit_error("max_steps", st.limits.max_steps, "too many evaluation steps")
+        if (after ^ before) >= _FUSE_CHUNK and time.monotonic() > st.deadline:
+            raise limit_error("timeout", st.limits.timeout, "program ran too long")
+        return (coll,)
+    return _slices(coll, n)
+
+
+def _slices(coll: Any, n: int) -> Any:
+    st = context.CURRENT
     if n > 4096:
         context.check_size(n, "sequence")
     for i in range(0, n, _FUSE_CHUNK):
@@ -175,6 +190,22 @@ def _grown(n: int) -> None:
     """A fused loop's private accumulator reached n items (it grew by at most a chunk)."""
     if n > 4096:
         context.check_realized(n, _FUSE_CHUNK, "collection")
+
+
+def _cat(r: list[Any], coll: Any) -> None:
+    """One result of an eager mapcat's function (see Compiler.eager_mapcat) onto its result
+    r: each item is charged as a step, and r is bounded as a realized collection."""
+    n = len(r)
+    r.extend(v.iter_seq(coll, "mapcat"))
+    k = len(r) - n
+    if k:
+        st = context.CURRENT
+        st.steps += k
+        if st.steps > st.limits.max_steps:
+            raise limit_error("max_steps", st.limits.max_steps, "too many evaluation steps")
+        blocks = ((n + k) >> 10) - (n >> 10)
+        if blocks and n + k > 4096:  # charged 1024 items at a time
+            context.check_realized(n + k, blocks << 10, "sequence")
 
 
 def _big(x: Any) -> Any:
@@ -423,7 +454,7 @@ def _reduced_type() -> type:
 
 RT.update({
     "_n": STEP_CHUNK, "_budget": _budget, "_def": _def, "_big": _big, "_chunks": _chunks, "_counted": _counted,
-    "_FUSE_REAL": frozenset({v.PList, v.PVector, v.MapEntry, list, tuple}), "_grown": _grown,
+    "_FUSE_REAL": frozenset({v.PList, v.PVector, v.MapEntry, list, tuple}), "_grown": _grown, "_cat": _cat,
     "_SEQ_OK": frozenset({v.PList, v.PVector, v.MapEntry, list, tuple, v.LazySeq}), "_fused_seq": _fused_seq,
     "_lazy_for": _lazy_for, "_seq_chunks": _seq_chunks, "_unbounded": unbounded, "_map_of": v.map_of, "_ABSENT": _NoValue(),
     "_KEYT": frozenset({str, int, float, bool, type(None), v.Keyword}), "_as_key": v.as_key,
@@ -431,9 +462,9 @@ RT.update({
     "_MAP_TYPES": frozenset({v.FMap, v.HMap, dict}), "_VEC_TYPES": frozenset({v.PVector, list, tuple}), "_data": _data,
     "_hist": _hist, "_tool": _tool, "_tool_fn": _tool_fn, "_invoke": _invoke, "_fnof": _fnof, "_tdict": _tdict,
     "_rest_args": _rest_args, "_plist": _plist,
-    "_set_lit": _set_lit, "_map_lit": _map_lit, "_iter": _iter, "_case_key": case_key, "_no_case": _no_case,
+    "_set_lit": _set_lit, "_map_lit": _map_lit, "_iter": _iter, "_iter_as": v.iter_seq, "_case_key": case_key, "_no_case": _no_case,
     "_arity_error": _arity_error, "_throw": _throw, "_catch": _catch, "_fatal": _fatal, "_Return": _Return, "_Fail": _Fail,
-    "_assoc3": _assoc3, "_conj2": _conj2, "_vec": pvector, "_lookup": v.lookup, "_FMap": v.FMap, "_HMap": v.HMap, "_NUMT": frozenset({int, float}), "_NOVAL": _NoValue(),
+    "_assoc3": _assoc3, "_conj2": _conj2, "_vec": pvector, "_lookup": v.lookup, "_FMap": v.FMap, "_HMap": v.HMap, "_NUMT": frozenset({int, float}), "_NOVAL": _NoValue(), "_abs": abs,
     "_U": {}, "_ctx": None, "_Reduced": _reduced_type(),
 })
 
