@@ -384,6 +384,10 @@ class Compiler:
             doc = f", {node.doc!r}" if node.doc else ""  # type: ignore[attr-defined]
             fn.emit(f"_def({node.name!r}, {val}{doc})", node)  # type: ignore[attr-defined]
             return self.const(v.Symbol(f"#'user/{node.name}"))  # type: ignore[attr-defined]
+        if t in (n.VectorLit, n.SetLit, n.MapLit):
+            lit = _constant_literal(node)
+            if lit is not None:  # built once, as Clojure makes a literal of constants a constant
+                return self.const(lit)
         if t is n.VectorLit:
             items = self.args(node.items, fn)  # type: ignore[attr-defined]
             return f"_vec(({''.join(i + ', ' for i in items)}))"
@@ -1130,6 +1134,23 @@ def _captured(f: n.Node) -> list[str]:
     if type(f) is not n.Fn:
         return []
     return [b.py for b in f.captures.values()]
+
+
+def _constant_literal(node: n.Node) -> Any:
+    """The value of a small vector, set or map literal whose items are all constants (an
+    immutable PTC value that every evaluation may share), else None."""
+    t = type(node)
+    items = [x for pair in node.pairs for x in pair] if t is n.MapLit else node.items  # type: ignore[attr-defined]
+    if len(items) > 2 * v.SMALL or any(type(x) is not n.Const for x in items):
+        return None
+    vals = [x.value for x in items]  # type: ignore[attr-defined]
+    if t is n.VectorLit:
+        return v.pvector(vals)
+    if t is n.SetLit:
+        s = v.make_set(vals)
+        return s if type(s) is v.FSet and len(s) == len(vals) else None
+    m = v.make_map(list(zip(vals[0::2], vals[1::2])))
+    return m if type(m) is v.FMap and 2 * len(m) == len(vals) else None
 
 
 def _is_plus(f: n.Node) -> bool:

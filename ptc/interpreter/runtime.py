@@ -352,7 +352,7 @@ def _assoc3(m: Any, k: Any, val: Any) -> Any:
     t = type(m)
     if t is v.HMap:
         return m.set(k, val)
-    if t is v.FMap:
+    if t is v.FMap or t is dict:
         return v.assoc(m, k, val)
     from .registry import REGISTRY
 

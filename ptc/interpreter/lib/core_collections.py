@@ -50,6 +50,7 @@ from ..values import (
     map_of,
     nth as _nth,
     pmap,
+    ptc_dict,
     pvec,
     pvector,
     set_conj,
@@ -466,9 +467,10 @@ def dissoc(m: Any, *ks: Any) -> Any:
 
 def _update1(m: Any, k: Any, f: Any, args: tuple[Any, ...]) -> Any:
     t = type(m)
-    if t is dict:
-        m = pmap(m)
-        t = type(m)
+    if t is dict:  # a host row: one copy, under PTC keys, updated in place before it is shared
+        d = ptc_dict(m)
+        d[k] = (f if type(f) in _DIRECT_FNS else as_fn(f, "update"))(d.get(k), *args)
+        return map_of(d)
     if t is SortedMap:
         return m.assoc(k, as_fn(f, "update")(m.get(k), *args))
     if t is FMap or t is HMap:
@@ -670,6 +672,13 @@ def val(e: Any) -> Any:
 def select_keys(m: Any, ks: Any) -> Any:
     t = type(m)
     d: dict[Any, Any] = {}
+    if t is dict:  # a host row: a keyword reads the key it names
+        for k in iter_seq(ks, "select-keys"):
+            hk = k.hk if type(k) is Keyword else None
+            x = m.get(hk, _MISSING) if type(hk) is str else map_get(m, _guard_key(k), _MISSING)
+            if x is not _MISSING:
+                d[k if type(hk) is str else _guard_key(k)] = x
+        return _map_of(d)
     if t in _MAPS:
         for k in iter_seq(ks, "select-keys"):
             k = _guard_key(k)
@@ -691,6 +700,10 @@ def select_keys(m: Any, ks: Any) -> Any:
 
 
 def _merge2(a: Any, b: Any) -> Any:
+    if type(a) is dict and (type(b) is FMap or type(b) is dict):  # a host row and a small map: one copy
+        d = ptc_dict(a)
+        d.update(b if type(b) is FMap else ptc_dict(b))
+        return map_of(d)
     a, b = pmap(a), pmap(b)
     ta, tb = type(a), type(b)
     if ta is FMap and tb is FMap:
