@@ -650,10 +650,11 @@ class Compiler:
             # at the end (what Clojure's transients do), instead of a new map per item.
             kind, parts = transient
             d = fn.tmp()
-            fn.emit(f"if type({t}) in _FUSE_REAL and type({acc}) in {'_MAP_TYPES' if kind == 'assoc' else '_VEC_TYPES'}:",
+            is_map = kind != "conj"
+            fn.emit(f"if type({t}) in _FUSE_REAL and type({acc}) in {'_MAP_TYPES' if is_map else '_VEC_TYPES'}:",
                     node)
             with fn.block():
-                fn.emit(f"{d} = {'_tdict(' + acc + ')' if kind == 'assoc' else 'list(' + acc + ')'}")
+                fn.emit(f"{d} = {'_tdict(' + acc + ')' if is_map else 'list(' + acc + ')'}")
                 fn.emit(f"for {c} in _chunks({t}):")
                 with fn.block():
                     fn.emit(f"for {x} in {c}:")
@@ -662,10 +663,12 @@ class Compiler:
                             k, val = self.args(parts, fn)
                             pk, k = _bind_simple(fn, k)
                             fn.emit(f"{d}[{k} if type({pk or k}) in _KEYT else _as_key({k})] = {val}", a.body)
+                        elif kind == "update":
+                            self._transient_update(d, parts, a.body, fn)
                         else:
                             fn.emit(f"{d}.append({self.args(parts, fn)[0]})", a.body)
                     fn.emit(f"_grown(len({d}))")
-                fn.emit(f"{acc} = {'_map_of(' + d + ')' if kind == 'assoc' else '_vec(' + d + ')'}")
+                fn.emit(f"{acc} = {'_map_of(' + d + ')' if is_map else '_vec(' + d + ')'}")
             fn.emit(f"elif type({t}) in _FUSE_REAL:", node)
         else:
             fn.emit(f"if type({t}) in _FUSE_REAL:", node)
@@ -685,6 +688,24 @@ class Compiler:
         with fn.block():
             fn.emit(f"{acc} = {self.builtin(b)}({self.mark(node)}{self.fn(f)}, {acc}, {t})", node)
         return acc
+
+    def _transient_update(self, d: str, parts: list[n.Node], body: n.Node, fn: _Func) -> None:
+        """`(update acc k f args...)` on a transient reduce's private dict d: d[k] = (f old args...),
+        compiled as a call (so `+` and the rest are inlined); `(fnil f x)` with a constant x
+        becomes a test of old."""
+        k = self.expr(parts[0], fn)
+        key, old = fn.tmp(), fn.tmp()
+        fn.emit(f"{key} = {k}", body)
+        fn.emit(f"if type({key}) not in _KEYT: {key} = _as_key({key})")
+        fn.emit(f"{old} = {d}.get({key})")
+        f = parts[1]
+        if (type(f) is n.Call and type(f.fn) is n.BuiltinRef and f.fn.builtin.qualified == "fnil"  # type: ignore[attr-defined]
+                and len(f.args) == 2 and type(f.args[0]) in (n.BuiltinRef, n.Fn)  # type: ignore[attr-defined]
+                and type(f.args[1]) is n.Const):  # type: ignore[attr-defined]
+            fn.emit(f"if {old} is None: {old} = {self.const(f.args[1].value)}")  # type: ignore[attr-defined]
+            f = f.args[0]  # type: ignore[attr-defined]
+        call = n.Call(body.line, body.col, f, [n.Local(body.line, body.col, n.Binding("old", old, 0)), *parts[2:]])
+        fn.emit(f"{d}[{key}] = {self.expr(call, fn)}", body)
 
     def args(self, nodes: list[n.Node], fn: _Func) -> list[str]:
         """Compile arguments left to right, keeping evaluation order if one needs statements."""
@@ -1035,6 +1056,9 @@ class Compiler:
 
     def fn(self, node: n.Fn) -> str:
         """Emit a factory for node; return the expression that creates the function."""
+        comparator = _literal_comparator(node)
+        if comparator is not None:
+            return self.const(comparator)
         fac_name = self.fresh("_mk")
         captures = list(node.captures.values())
         fac = _Func(self, 0)
@@ -1134,6 +1158,26 @@ def _captured(f: n.Node) -> list[str]:
     if type(f) is not n.Fn:
         return []
     return [b.py for b in f.captures.values()]
+
+
+def _literal_comparator(node: n.Fn) -> Any:
+    """`#(compare %2 %1)`, `(fn [a b] (> a b))`...: a fn of two arguments that only compares
+    them with compare, < or >, as the equivalent function sort and sort-by recognize (see
+    core_sequences.LITERAL_COMPARATORS), else None."""
+    if len(node.arities) != 1 or node.self_binding is not None or node.captures:
+        return None
+    a = node.arities[0]
+    body = a.body
+    if a.rest is not None or len(a.params) != 2 or type(body) is not n.Call or type(body.fn) is not n.BuiltinRef:
+        return None
+    name = body.fn.builtin.qualified  # type: ignore[attr-defined]
+    args = [x.binding if type(x) is n.Local else None for x in body.args]  # type: ignore[attr-defined]
+    if name not in ("compare", "<", ">") or args not in ([a.params[0], a.params[1]], [a.params[1], a.params[0]]):
+        return None
+    from .lib.core_sequences import LITERAL_COMPARATORS, _direction
+
+    _direction(None)  # fills the table
+    return LITERAL_COMPARATORS[(name, args[0] is a.params[1])]
 
 
 def _constant_literal(node: n.Node) -> Any:

@@ -39,8 +39,9 @@ def inlinable(f: n.Node) -> bool:
 
 
 def transient_update(body: n.Node, acc: n.Binding) -> tuple[str, list[n.Node]] | None:
-    """("assoc", [k, v]) or ("conj", [x]) when body is `(assoc acc k v)` / `(conj acc x)` and
-    acc appears nowhere else in it (so no other code can observe the accumulator)."""
+    """("assoc", [k, v]), ("update", [k, f, args...]) or ("conj", [x]) when body is
+    `(assoc acc k v)` / `(update acc k f args...)` / `(conj acc x)` and acc appears nowhere
+    else in it (so no other code can observe the accumulator)."""
     if type(body) is not n.Call or type(body.fn) is not n.BuiltinRef:
         return None
     name = body.fn.builtin.qualified
@@ -52,6 +53,8 @@ def transient_update(body: n.Node, acc: n.Binding) -> tuple[str, list[n.Node]] |
         return None
     if name == "assoc" and len(rest) == 2:
         return "assoc", rest
+    if name == "update" and len(rest) >= 2:
+        return "update", rest
     if name == "conj" and len(rest) == 1:
         return "conj", rest
     return None

@@ -49,6 +49,7 @@ from ..values import (
     truthy,
     type_name,
     vec,
+    VECTOR_TYPES,
 )
 from .transducers import (
     Reduced,
@@ -986,6 +987,35 @@ def _fast_kind(keys: Any) -> str | None:
     return None
 
 
+def _tuple_keys(keys: list[Any]) -> list[tuple[Any, ...]] | None:
+    """Python tuples that order as `compare` orders these keys, when they are vectors of one
+    length (a `juxt` of fields) whose every position holds only numbers (no NaN) or only
+    strings; else None."""
+    if not keys or type(keys[0]) not in VECTOR_TYPES or not set(_pymap(type, keys)) <= _VECTOR_SET:
+        return None
+    widths = set(_pymap(len, keys))
+    if len(widths) != 1 or not widths.pop():
+        return None
+    cols = []
+    for col in zip(*keys):
+        kind = _fast_kind(col)
+        if kind is None:
+            return None
+        cols.append(_str_keys(col) if kind is _STRS else col)
+    return list(zip(*cols))
+
+
+_VECTOR_SET = frozenset(VECTOR_TYPES)
+
+
+def _str_keys(strs: Any) -> Any:
+    """Keys that order strings as Java does: the strings themselves when no character is a
+    surrogate or above (code points and UTF-16 units then agree), else their UTF-16 bytes."""
+    if max("".join(strs), default="") < "\ud800":
+        return strs
+    return list(_pymap(_utf16, strs))
+
+
 def _utf16(s: str) -> bytes:
     """Java compares strings by UTF-16 code units; so do these bytes."""
     return s.encode("utf-16-be", "surrogatepass")
@@ -994,8 +1024,27 @@ def _utf16(s: str) -> bytes:
 _DIRECTIONS: dict[int, tuple[Any, bool, bool]] = {}
 
 
+def _literal_comparator(name: str, swapped: bool) -> Callable[[Any, Any], Any]:
+    """What a literal comparator `(fn [a b] (name a b))` (swapped: `(name b a)`) compiles to:
+    a two-argument function that sort and sort-by recognize, so they sort by plain Python
+    ordering instead of calling a program function per comparison."""
+    from ..registry import REGISTRY
+
+    op = REGISTRY[name].fn
+
+    def comparator(a: Any, b: Any) -> Any:
+        return op(b, a) if swapped else op(a, b)
+
+    comparator.__qualname__ = "ptc:fn"
+    return comparator
+
+
+LITERAL_COMPARATORS: dict[tuple[str, bool], Callable[[Any, Any], Any]] = {}  # filled by _direction
+
+
 def _direction(comp: Any) -> tuple[bool, bool] | None:
-    """(descending, numbers_only) when comp is the builtin compare, < or >, else None."""
+    """(descending, numbers_only) when comp is the builtin compare, < or >, or a literal fn
+    that calls one of them on its two arguments (see LITERAL_COMPARATORS), else None."""
     if not _DIRECTIONS:
         from ..registry import REGISTRY
 
@@ -1004,6 +1053,9 @@ def _direction(comp: Any) -> tuple[bool, bool] | None:
             b = REGISTRY.get(name)
             if b is not None:
                 _DIRECTIONS[id(b.fn)] = (b.fn, desc, nums)
+                for swapped in (False, True):
+                    f = LITERAL_COMPARATORS[(name, swapped)] = _literal_comparator(name, swapped)
+                    _DIRECTIONS[id(f)] = (f, desc != swapped, nums)
     d = _DIRECTIONS.get(id(comp))
     if d is None or d[0] is not comp:
         return None
@@ -1020,12 +1072,19 @@ def _sorted(items: list[Any], keys: list[Any] | None, comp: Any, who: str) -> PL
         # reverse=True, as Clojure does for a boolean comparator like >.
         desc, nums_only = direction
         kind = _fast_kind(items if keys is None else keys)
+        if kind is None and not nums_only:
+            tuples = _tuple_keys(items if keys is None else keys)
+            if tuples is not None:
+                order = sorted(range(n), key=tuples.__getitem__, reverse=desc)
+                return PList([items[i] for i in order])
         if kind is _NUMS or (kind is _STRS and not nums_only):
             if keys is None:
                 if kind is _STRS:
-                    return PList(sorted(items, key=_utf16, reverse=desc))
+                    ks0 = _str_keys(items)
+                    return PList(sorted(items, reverse=desc) if ks0 is items else
+                                 [items[i] for i in sorted(range(n), key=ks0.__getitem__, reverse=desc)])
                 return PList(sorted(items, reverse=desc))
-            ks = [_utf16(k) for k in keys] if kind is _STRS else keys
+            ks = _str_keys(keys) if kind is _STRS else keys
             order = sorted(range(n), key=ks.__getitem__, reverse=desc)
             return PList([items[i] for i in order])
     if comp is _NO:
