@@ -1358,6 +1358,33 @@ def _get_inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | 
 _INLINE["get"] = _get_inline
 
 
+def _get_in_inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
+    """`(get-in m [:a :b])`, a literal path of keywords, as `(:b (:a m))` (a missing key or a
+    nil or non-map on the way gives nil either way)."""
+    path = _const_of(node.args[1]) if len(node.args) == 2 else _NO
+    if type(path) is not v.PVector or not path or any(type(k) is not v.Keyword for k in path):
+        return None
+    e = args[0]
+    for k in path:
+        e = c.keyword_lookup(fn, node, e, k, None)
+    return e
+
+
+_INLINE["get-in"] = _get_in_inline
+
+
+def _reduce_inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
+    """`(reduce + coll)`: one call that sums plain numbers in C."""
+    if len(args) != 2 or not _is_plus(node.args[0]):
+        return None
+    from .lib.core_sequences import reduce_plus
+
+    return f"{c.const(reduce_plus)}({c.mark(node)}{args[1]})"
+
+
+_INLINE["reduce"] = _reduce_inline
+
+
 def _runtime_fast(helper: str, arity: int) -> InlineFn:
     """Route a fixed-arity call to a runtime fast path that falls back to the builtin."""
 

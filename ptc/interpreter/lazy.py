@@ -339,8 +339,8 @@ class LazySeq:
                     raise
                 check_realized(len(self._cache), 0)
             return
-        while len(self._cache) < n and self._more():
-            pass
+        if len(self._cache) < n:
+            self._more_until(n - 1)
 
     def chunk_from(self, pos: int) -> list[Any] | None:
         """The items from pos to the end of the chunk holding pos (realizing it), or None."""
@@ -364,10 +364,31 @@ class LazySeq:
             pos += len(chunk)
 
     def _more_until(self, pos: int) -> bool:
-        while len(self._cache) <= pos:
+        cache = self._cache
+        if type(self._src) is Items and pos - len(cache) > 1:
+            self._items_until(pos)
+        while len(cache) <= pos:
             if not self._more():
                 return False
         return True
+
+    def _items_until(self, pos: int) -> None:
+        """Realize an unchunked item source up to pos in one pass: the same items as one
+        `_more` each (each still its own chunk), without a call per item."""
+        if context.CURRENT is context.IDLE:
+            raise NotInRun()
+        cache, it = self._cache, self._src.it  # type: ignore[union-attr]
+        while (need := pos - len(cache)) > 0:
+            start = len(cache)
+            try:
+                cache.extend(itertools.islice(it, min(need, 1024)))
+            finally:  # the items realized before a failure stay realized
+                self._ends.extend(range(start + 1, len(cache) + 1))
+            if len(cache) - self._charged >= 1024:  # the limits, every 1024 items
+                check_realized(len(cache), len(cache) - self._charged)
+                self._charged = len(cache)
+            if len(cache) - start < min(need, 1024):
+                return  # the source ended: the next _more says so
 
     def __iter__(self) -> Iterator[Any]:
         i = 0

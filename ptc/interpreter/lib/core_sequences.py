@@ -334,6 +334,12 @@ def reduce_(f: Any, a: Any, b: Any = _NO) -> Any:
     return acc
 
 
+def reduce_plus(coll: Any) -> Any:
+    """`(reduce + coll)`, as the compiler calls it: plain numbers are summed in C."""
+    r = _sum_fast(coll, _NO)
+    return reduce_(_plus_fn(), coll) if r is _NO else r
+
+
 _PLUS: list[Any] = []
 
 
@@ -785,7 +791,16 @@ def _degenerate_windows(coll: Any, n: int, step: int, pad: Any, all_: bool, who:
 
 def _windows(it: Iterable[Any], n: int, step: int, pad: Any, all_: bool) -> Iterator[PList]:
     """Chunks of n items every step items. Partial chunks at the end: padded once (pad),
-    all emitted (all_), or dropped."""
+    all emitted (all_), or dropped. A realized vector or list is sliced, window by window."""
+    if type(it) in _SLICEABLE:
+        size = len(it)
+        full = range(0, size - n + 1, step)
+        for i in full:
+            yield PList(it[i:i + n])
+        i = full[-1] + step if full else 0
+        if i < size and (pad is not _NO or all_):
+            yield from _windows(iter(it[i:]), n, step, pad, all_)
+        return
     it = iter(it)
     buf: list[Any] = []
     while True:
@@ -861,7 +876,8 @@ def partition_by(f: Any, coll: Any = _NO) -> Any:
         prev: Any = _NO
         for x in it:
             k = f(x)
-            if prev is not _NO and not equals(k, prev):
+            if k is not prev and prev is not _NO and not (k == prev if type(k) is str and type(prev) is str
+                                                          else equals(k, prev)):
                 yield PList(buf)
                 buf = []
             buf.append(x)
@@ -1006,6 +1022,7 @@ def _tuple_keys(keys: list[Any]) -> list[tuple[Any, ...]] | None:
 
 
 _VECTOR_SET = frozenset(VECTOR_TYPES)
+_SLICEABLE = frozenset({PList, PVector, list, tuple})
 
 
 def _str_keys(strs: Any) -> Any:
