@@ -651,7 +651,8 @@ class Compiler:
             kind, parts = transient
             d = fn.tmp()
             is_map = kind != "conj"
-            fn.emit(f"if type({t}) in _FUSE_REAL and type({acc}) in {'_MAP_TYPES' if is_map else '_VEC_TYPES'}:",
+            # (all of coll is read: a lazy one is realized at once, as for an eager consumer)
+            fn.emit(f"if type({t}) in _SEQ_OK and type({acc}) in {'_MAP_TYPES' if is_map else '_VEC_TYPES'}:",
                     node)
             with fn.block():
                 fn.emit(f"{d} = {'_tdict(' + acc + ')' if is_map else 'list(' + acc + ')'}")
@@ -661,8 +662,7 @@ class Compiler:
                     with fn.block():
                         if kind == "assoc":
                             k, val = self.args(parts, fn)
-                            pk, k = _bind_simple(fn, k)
-                            fn.emit(f"{d}[{k} if type({pk or k}) in _KEYT else _as_key({k})] = {val}", a.body)
+                            fn.emit(f"{d}[{_key_first(fn, k)}] = {val}", a.body)
                         elif kind == "update":
                             self._transient_update(d, parts, a.body, fn)
                         else:
@@ -742,6 +742,8 @@ class Compiler:
                 return self.grouped(node, fold, fn)
         if fast and head.builtin.qualified == "mapcat" and len(node.args) == 2 and id(node) in self.eager_nodes:  # type: ignore[attr-defined]
             return self.eager_mapcat(node, fn)
+        if fast and head.builtin.qualified == "into" and _into_map_for(node):  # type: ignore[attr-defined]
+            return self.into_map_for(node, fn)
         if type(head) is n.BuiltinRef:
             inline = _INLINE.get(head.builtin.qualified) if fast else None
             if inline is not None:
@@ -765,6 +767,15 @@ class Compiler:
             pc, c = _bind_simple(fn, callee)
             return f"({c} if callable({pc or c}) else _fnof({c}))({self.mark(node)}{', '.join(parts[1:])})"
         return f"_invoke({self.mark(node)}{', '.join(parts)})"
+
+    def into_map_for(self, node: n.Call, fn: _Func) -> str:
+        """`(into {...} (for [...] [k v]))`: the for's pairs stored straight into a private
+        dict that becomes the map (no pair vectors, no list of them)."""
+        d, r = fn.tmp(), fn.tmp()
+        fn.emit(f"{d} = _tdict({self.expr(node.args[0], fn)})", node)
+        self.for_loop(node.args[1], fn, None, d)  # type: ignore[arg-type]
+        fn.emit(f"{r} = _map_of({d})")
+        return r
 
     def eager_mapcat(self, node: n.Call, fn: _Func) -> str:
         """`(mapcat f coll)` whose whole result is needed at once (see _CONSUMERS) as one loop
@@ -922,7 +933,9 @@ class Compiler:
         fn.emit(f"{i} = {stop} if {start} {'<' if c.step > 0 else '>'} {stop} else {start}")
         self.value(c.done, fn, _Sink("assign", r))
 
-    def for_loop(self, node: n.For, fn: _Func, result: str | None) -> str:
+    def for_loop(self, node: n.For, fn: _Func, result: str | None, into_dict: str | None = None) -> str:
+        """An eager `for` (result: the list of its values) or `doseq`; into_dict: a private
+        dict the `[k v]` body of `(into {...} (for ...))` is stored in instead."""
         if result is not None:
             fn.emit(f"{result} = []", node)
         opened = 0
@@ -940,7 +953,11 @@ class Compiler:
                 fn.emit(f"if not {self.truth(clause.test, fn)}: continue", clause.test)  # type: ignore[arg-type]
             else:  # while
                 fn.emit(f"if not {self.truth(clause.test, fn)}: break", clause.test)  # type: ignore[arg-type]
-        if result is not None:
+        if into_dict is not None:
+            k, val = self.args(node.body.items, fn)  # type: ignore[attr-defined]
+            fn.emit(f"{into_dict}[{_key_first(fn, k)}] = {val}", node.body)
+            fn.emit(f"if not len({into_dict}) & 1023: _grown(len({into_dict}), 1024)")
+        elif result is not None:
             fn.emit(f"{result}.append({self.expr(node.body, fn)})", node.body)
         else:
             self.discard(node.body, fn)
@@ -1180,6 +1197,25 @@ def _literal_comparator(node: n.Fn) -> Any:
     return LITERAL_COMPARATORS[(name, args[0] is a.params[1])]
 
 
+def _key_first(fn: _Func, k: str) -> str:
+    """The map key k as a dict subscript, k evaluated first (Python evaluates the value of
+    `d[k] = v` before k) and made a PTC key."""
+    if not _is_simple_text(k):
+        t = fn.tmp()
+        fn.emit(f"{t} = {k}")
+        k = t
+    return f"{k} if type({k}) in _KEYT else _as_key({k})"
+
+
+def _into_map_for(node: n.Call) -> bool:
+    """node is `(into m (for [...] [k v]))` with m a literal map of constants."""
+    if len(node.args) != 2 or type(node.args[1]) is not n.For:
+        return False
+    target, loop = node.args
+    return (type(_const_of(target)) is v.FMap and loop.collect  # type: ignore[attr-defined]
+            and type(loop.body) is n.VectorLit and len(loop.body.items) == 2)  # type: ignore[attr-defined]
+
+
 def _constant_literal(node: n.Node) -> Any:
     """The value of a small vector, set or map literal whose items are all constants (an
     immutable PTC value that every evaluation may share), else None."""
@@ -1312,13 +1348,9 @@ def _additive(op: str) -> InlineFn:
             return f"({plain} if ({tb} := type({B})) is float else {checked} if {tb} is int else {slow})"
         if kb is int:
             return f"({plain} if ({ta} := type({A})) is float else {checked} if {ta} is int else {slow})"
-        if not (pa or pb):
-            return (f"({plain} if (({ta} := type({a})) is float and ({tb} := type({b})) in _NUMT) or "
-                    f"({ta} is int and ({tb} := type({b})) is float) else {checked} if {ta} is int and {tb} is int "
-                    f"else {slow})")
-        return (f"({plain} if ({ta} := type({A})) is not None and ({tb} := type({B})) is not None and "
-                f"({ta} is float and {tb} in _NUMT or {ta} is int and {tb} is float) else {checked} "
-                f"if {ta} is int and {tb} is int else {slow})")
+        # two integers first (`&` evaluates both sides: each operand exactly once, a first)
+        return (f"({checked} if (({ta} := type({A})) is int) & (({tb} := type({B})) is int) else {plain} "
+                f"if ({ta} is float and {tb} in _NUMT) or ({ta} is int and {tb} is float) else {slow})")
 
     return inline
 

@@ -186,10 +186,10 @@ def _fused_seq(each: Callable[[list[Any]], list[Any]], coll: Any) -> Any:
     return LazySeq(Mapped(source_of(coll), counted))
 
 
-def _grown(n: int) -> None:
-    """A fused loop's private accumulator reached n items (it grew by at most a chunk)."""
+def _grown(n: int, new: int = _FUSE_CHUNK) -> None:
+    """A fused loop's private accumulator reached n items (it grew by at most `new`)."""
     if n > 4096:
-        context.check_realized(n, _FUSE_CHUNK, "collection")
+        context.check_realized(n, new, "collection")
 
 
 def _cat(r: list[Any], coll: Any) -> None:
