@@ -335,7 +335,17 @@ def reduce_(f: Any, a: Any, b: Any = _NO) -> Any:
 
 
 def reduce_plus(coll: Any) -> Any:
-    """`(reduce + coll)`, as the compiler calls it: plain numbers are summed in C."""
+    """`(reduce + coll)`, as the compiler calls it: plain numbers are summed in C, a few of
+    them (a window of partition) in a plain loop."""
+    if type(coll) is PList and 0 < len(coll) <= 16:
+        r = coll[0]
+        if type(r) is int or type(r) is float:
+            for x in coll[1:]:
+                if type(x) is not int and type(x) is not float:
+                    break
+                r = r + x
+            else:
+                return context.check_int(r) if type(r) is int else r
     r = _sum_fast(coll, _NO)
     return reduce_(_plus_fn(), coll) if r is _NO else r
 
@@ -792,6 +802,9 @@ def _degenerate_windows(coll: Any, n: int, step: int, pad: Any, all_: bool, who:
 def _windows(it: Iterable[Any], n: int, step: int, pad: Any, all_: bool) -> Iterator[PList]:
     """Chunks of n items every step items. Partial chunks at the end: padded once (pad),
     all emitted (all_), or dropped. A realized vector or list is sliced, window by window."""
+    if type(it) is LazySeq:  # read a chunk at a time (as Clojure's take and nthrest do)
+        yield from _chunk_windows(it.chunks(), n, step, pad, all_)
+        return
     if type(it) in _SLICEABLE:
         size = len(it)
         full = range(0, size - n + 1, step)
@@ -827,6 +840,31 @@ def _windows(it: Iterable[Any], n: int, step: int, pad: Any, all_: bool) -> Iter
             buf = []
         else:
             buf = buf[step:]
+
+
+def _chunk_windows(chunks: Iterator[list[Any]], n: int, step: int, pad: Any, all_: bool) -> Iterator[PList]:
+    """_windows over chunks of items: each window is a slice of a buffer of what was read."""
+    buf: list[Any] = []
+    i = 0  # where the next window starts in buf (past its end: items still to skip)
+    for chunk in chunks:
+        buf.extend(chunk)
+        while len(buf) - i >= n:
+            yield PList(buf[i:i + n])
+            i += step
+        if i >= len(buf):
+            i -= len(buf)
+            buf = []
+        elif i > 1024:
+            del buf[:i]
+            i = 0
+    rest = buf[i:]
+    if rest:
+        if pad is not _NO:
+            yield PList(rest + list(_islice(iter_seq(pad, "partition"), n - len(rest))))
+        elif all_:
+            while rest:
+                yield PList(rest)
+                rest = rest[step:]
 
 
 @builtin("partition", args=("[n coll]", "[n step coll]", "[n step pad coll]"), category="sequences",
