@@ -173,7 +173,13 @@ class Of(Source):
         return self.seq.infinite
 
     def next(self) -> list[Any] | None:
-        chunk = self.seq.chunk_from(self.pos)
+        s, pos = self.seq, self.pos
+        if pos == len(s._cache):  # at the end of what is realized: the next chunk is the last one
+            if not s._more():
+                return None
+            self.pos = len(s._cache)
+            return s._cache[pos:]
+        chunk = s.chunk_from(pos)
         if chunk is None:
             return None
         self.pos += len(chunk)
