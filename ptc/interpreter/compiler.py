@@ -758,6 +758,10 @@ class Compiler:
             f = self.fn(head)
             args = self.args(node.args, fn)
             return f"{f}({self.mark(node)}{', '.join(args)})"
+        if type(head) is n.RuntimeRef and self.fast_paths > 0:
+            inline = self.destructure(node, fn)
+            if inline is not None:
+                return inline
         parts = self.args([head] + node.args, fn)
         callee = parts[0]
         if type(head) is n.RuntimeRef or type(head) is n.ToolRef:
@@ -805,6 +809,19 @@ class Compiler:
                 inner = f"{fv}({self.mark(node)}{x})"
             fn.emit(f"_cat({r}, {inner})", node)
         return f"_plist({self.mark(node)}{r})"
+
+    def destructure(self, node: n.Call, fn: _Func) -> str | None:
+        """What `{:keys [a b]}` destructuring calls, inline: the map of a host dict or PTC map is
+        itself, and a keyword's value is a keyword lookup."""
+        name = node.fn.name  # type: ignore[attr-defined]
+        if name == "map_for_destructure" and len(node.args) == 1:
+            x = self.expr(node.args[0], fn)
+            if _is_simple_text(x):
+                return f"({x} if type({x}) is dict or type({x}) is _FMap else _rt_map_for_destructure({self.mark(node)}{x}))"
+        if name == "get" and len(node.args) in (2, 3) and type(_const_of(node.args[1])) is v.Keyword:
+            args = self.args(node.args, fn)
+            return self.keyword_lookup(fn, node, args[0], node.args[1].value, args[2] if len(args) == 3 else None)  # type: ignore[attr-defined]
+        return None
 
     def truth(self, node: n.Node, fn: _Func) -> str:
         """A Python condition that is true when node's value is truthy in Clojure."""
