@@ -8,7 +8,7 @@ dicts, as from `json.loads`), next to the idiomatic Python a person would write 
 Both run in the same process, interleaved, best of N (bench/interpreter.py's timing); the
 ratio is ptc / Python. Printed: each ratio, the geometric mean and the worst program.
 
-    python bench/wide.py [--rows 50000] [--repeat 5] [--only SUBSTRING] [--json]
+    python bench/wide.py [--rows 50000] [--repeat 5] [--only SUBSTRING] [--clock wall|cpu] [--json]
 
 Only the public API is timed, so the script measures older versions of ptc too.
 """
@@ -21,6 +21,7 @@ import math
 import os
 import random
 import sys
+import time
 from collections import Counter
 from itertools import islice, takewhile
 from typing import Any, Callable
@@ -280,7 +281,8 @@ def same(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def measure(data: dict[str, list[Row]], repeat: int, only: str | None) -> list[dict[str, Any]]:
+def measure(data: dict[str, list[Row]], repeat: int, only: str | None,
+            clock: Callable[[], float] = time.perf_counter) -> list[dict[str, Any]]:
     out = []
     for name, src, idiom in programs(data):
         if only and only not in name:
@@ -288,7 +290,7 @@ def measure(data: dict[str, list[Row]], repeat: int, only: str | None) -> list[d
         got = ptc.to_python(ptc.run(src, data=data, limits=LIMITS).value)
         if not same(got, idiom()):
             raise SystemExit(f"{name}: ptc and Python disagree: {str(got)[:200]} vs {str(idiom())[:200]}")
-        t_ptc, t_py = best_of([lambda: ptc.run(src, data=data, limits=LIMITS), idiom], repeat)
+        t_ptc, t_py = best_of([lambda: ptc.run(src, data=data, limits=LIMITS), idiom], repeat, clock)
         out.append({"name": name, "src": src, "ptc_ms": t_ptc * 1e3, "python_ms": t_py * 1e3, "ratio": t_ptc / t_py})
     return out
 
@@ -298,16 +300,20 @@ def main() -> None:
     ap.add_argument("--rows", type=int, default=50_000)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--only", help="run only the programs whose name contains this")
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                    help="cpu: this process's CPU time (steadier when other processes load the machine)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    rows = measure(make_data(args.rows), args.repeat, args.only)
+    clock = time.process_time if args.clock == "cpu" else time.perf_counter
+    rows = measure(make_data(args.rows), args.repeat, args.only, clock)
     geo = math.exp(sum(math.log(r["ratio"]) for r in rows) / len(rows))
     worst = max(rows, key=lambda r: r["ratio"])
     if args.json:
-        print(json.dumps({"rows": args.rows, "programs": rows, "geomean": geo, "worst": worst["name"]}, indent=2))
+        print(json.dumps({"rows": args.rows, "clock": args.clock, "programs": rows, "geomean": geo,
+                          "worst": worst["name"]}, indent=2))
         return
     print(f"ptc on {len(rows)} programs agents write: plain data through ptc.run "
-          f"({args.rows} rows, best of {args.repeat})")
+          f"({args.rows} rows, best of {args.repeat}, {args.clock} time)")
     print(f"{'program':22} {'ptc ms':>8} {'python ms':>10} {'ratio':>8}")
     for r in rows:
         print(f"{r['name']:22} {r['ptc_ms']:8.1f} {r['python_ms']:10.1f} {r['ratio']:7.2f}x")

@@ -126,6 +126,7 @@ class Compiler:
         self.fast_paths = _FAST_PATH_BUDGET
         self.counting: list[tuple[list[n.Binding], n.Binding]] = []  # counted loops being compiled
         self.eager_nodes: set[int] = set()  # calls whose whole result is needed at once (see _CONSUMERS)
+        self.list_nodes: set[int] = set()  # eager calls whose result only a runtime helper reads: a list will do
         self.known_ints: set[str] = set()  # locals that hold an integer where the code is emitted
         self.unchecked_ints = False  # integer + and - need no size check (done per chunk)
         # a row local -> the local that holds whether the row is a host dict
@@ -508,7 +509,8 @@ class Compiler:
                 fv = self.fn(f) if type(f) is n.Fn else self.const(f.value)  # type: ignore[arg-type,attr-defined]
             slow = f"{self.builtin(call.fn.builtin)}({self.mark(call)}{fv}, {slow})"  # type: ignore[attr-defined]
         if eager:
-            return f"({'_vec' if vector else '_plist'}({comp}) if type({src} := {evaluated[-1]}) in _SEQ_OK else {slow})"
+            wrap = "_vec" if vector else "" if id(node) in self.list_nodes else "_plist"
+            return f"({wrap}({comp}) if type({src} := {evaluated[-1]}) in _SEQ_OK else {slow})"
         # Lazy: the comprehension over one chunk, in a function made with the values it uses
         # (as a fn literal captures them), applied to each chunk when the seq is realized.
         caps = list(dict.fromkeys(fn_text.get(id(f)) or c for _, f, _ in stages
@@ -804,6 +806,7 @@ class Compiler:
             fn.tick(node)
             if inline:
                 self.eager_nodes.add(id(a.body))  # type: ignore[union-attr]
+                self.list_nodes.add(id(a.body))  # type: ignore[union-attr]  # _cat reads it
                 inner = self.expr(a.body, fn)  # type: ignore[union-attr]
             else:
                 inner = f"{fv}({self.mark(node)}{x})"

@@ -196,7 +196,7 @@ def _cat(r: list[Any], coll: Any) -> None:
     """One result of an eager mapcat's function (see Compiler.eager_mapcat) onto its result
     r: each item is charged as a step, and r is bounded as a realized collection."""
     n = len(r)
-    r.extend(v.iter_seq(coll, "mapcat"))
+    r.extend(coll if type(coll) is list else v.iter_seq(coll, "mapcat"))
     k = len(r) - n
     if k:
         st = context.CURRENT
