@@ -290,6 +290,10 @@ def assoc(m: Any, k: Any, v: Any) -> FMap | HMap:
     if type(k) not in _SCALAR_KEYS and type(k) is not Keyword:
         k = as_key(k)
     if type(m) is dict:  # one copy: the row's entries under PTC keys, then k
+        if len(m) < SMALL:
+            n = ptc_dict(m, FMap)
+            dict.__setitem__(n, k, v)
+            return n
         d = ptc_dict(m)
         d[k] = v
         return map_of(d)
@@ -353,16 +357,16 @@ def pmap(m: Any) -> FMap | HMap:
     read as keywords, its values left as they are), anything else is returned as it is."""
     if type(m) is not dict:
         return m  # type: ignore[no-any-return]
-    return map_of(ptc_dict(m))
+    return ptc_dict(m, FMap) if len(m) <= SMALL else map_of(ptc_dict(m))
 
 
 _ROW_KEYS: dict[tuple[str, ...], tuple[Any, ...]] = {}  # a host dict's string keys -> their PTC keys
 
 
-def ptc_dict(m: dict[Any, Any]) -> dict[Any, Any]:
-    """A fresh dict with host dict m's entries under their PTC keys. Rows of a table share
-    their keys: the keys of a dict with string keys are converted once per distinct key tuple
-    (a tuple of strings equals only the same strings, so a hit is always right)."""
+def ptc_dict(m: dict[Any, Any], cls: type = dict) -> Any:
+    """A fresh dict (or FMap: cls) with host dict m's entries under their PTC keys. Rows of a
+    table share their keys: the keys of a dict with string keys are converted once per
+    distinct key tuple (a tuple of strings equals only the same strings, so a hit is right)."""
     n = len(m)
     if n > 4096:
         from .context import check_size
@@ -377,8 +381,8 @@ def ptc_dict(m: dict[Any, Any]) -> dict[Any, Any]:
                 if len(_ROW_KEYS) >= 4096:
                     _ROW_KEYS.clear()
                 _ROW_KEYS[keys] = ks
-        return dict(zip(ks, m.values()))
-    return {host_key(k): v for k, v in m.items()}
+        return cls(zip(ks, m.values()))
+    return cls({host_key(k): v for k, v in m.items()})
 
 
 class FSet(frozenset):

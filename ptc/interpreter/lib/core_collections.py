@@ -468,9 +468,9 @@ def dissoc(m: Any, *ks: Any) -> Any:
 def _update1(m: Any, k: Any, f: Any, args: tuple[Any, ...]) -> Any:
     t = type(m)
     if t is dict:  # a host row: one copy, under PTC keys, updated in place before it is shared
-        d = ptc_dict(m)
-        d[k] = (f if type(f) in _DIRECT_FNS else as_fn(f, "update"))(d.get(k), *args)
-        return map_of(d)
+        d = ptc_dict(m, FMap if len(m) < SMALL else dict)
+        dict.__setitem__(d, k, (f if type(f) in _DIRECT_FNS else as_fn(f, "update"))(d.get(k), *args))
+        return d if type(d) is FMap else map_of(d)
     if t is SortedMap:
         return m.assoc(k, as_fn(f, "update")(m.get(k), *args))
     if t is FMap or t is HMap:

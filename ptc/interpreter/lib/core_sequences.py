@@ -907,13 +907,14 @@ def partition_all(n: Any, a: Any = _NO, b: Any = _NO) -> Any:
 def partition_by(f: Any, coll: Any = _NO) -> Any:
     if coll is _NO:
         return partition_by_xf(f)
+    hk = f.hk if type(f) is Keyword and type(f.hk) is str else None  # a field of host rows: read directly
     f = as_fn(f, "partition-by")
 
     def gen(it: Iterable[Any]) -> Iterator[PList]:
         buf: list[Any] = []
         prev: Any = _NO
         for x in it:
-            k = f(x)
+            k = x.get(hk) if hk is not None and type(x) is dict else f(x)
             if k is not prev and prev is not _NO and not (k == prev if type(k) is str and type(prev) is str
                                                           else equals(k, prev)):
                 yield PList(buf)
