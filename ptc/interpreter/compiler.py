@@ -17,8 +17,8 @@ from typing import Any, Callable, Iterator
 
 from . import nodes as n
 from . import values as v
-from .patterns import (CountedLoop, GroupedFold, counted_loop, grouped_fold, inlinable, integer_accumulators,
-                       recurs_to, stage_of, transient_update, walk)
+from .patterns import (CountedLoop, GroupedFold, counted_loop, grouped_fold, inlinable, int_valued,
+                       integer_accumulators, recurs_to, stage_of, transient_update, walk)
 from .registry import Builtin
 
 _MARK = "\x01"
@@ -177,7 +177,9 @@ class Compiler:
         const = _const_of(node)
         if type(const) in (int, float):
             return type(const)
-        return int if text in self.known_ints else None
+        if text in self.known_ints or (self.known_ints and type(node) is n.Call and int_valued(node, self.known_ints)):
+            return int
+        return None
 
     def builtin(self, b: Builtin) -> str:
         from .runtime import builtin_global
@@ -1352,8 +1354,8 @@ def _additive(op: str) -> InlineFn:
         (pa, a), (pb, b) = _bind_simple(fn, args[0]), _bind_simple(fn, args[1])
         A, B = pa or a, pb or b  # each operand's first use evaluates it (a first)
         plain = f"{a} {op} {b}"
-        if ka is int and kb is int and c.unchecked_ints:
-            return f"({A}, {B}) and {plain}" if pa or pb else plain
+        if ka is int and kb is int and c.unchecked_ints:  # Python evaluates a then b, each once
+            return f"(({args[0]}) {op} ({args[1]}))" if pa or pb else plain
         r = fn.tmp()
         checked = f"({r} if {-_FAST_INT} < ({r} := {plain}) < {_FAST_INT} else _big({r}))"
         slow = f"{c.builtin(node.fn.builtin)}({c.mark(node)}{a}, {b})"  # type: ignore[attr-defined]

@@ -214,8 +214,8 @@ def _recurs_on_every_path(node: n.Node, targets: list[n.Binding]) -> bool:
 
 def integer_accumulators(loop: n.Loop, c: CountedLoop) -> list[n.Binding]:
     """The loop's other bindings that stay integers once they start as integers: every recur
-    gives them `+`, `-`, `inc` or `dec` of integers (the counter, integer constants, or each
-    other). A counted loop whose accumulators start as integers runs with no type checks."""
+    gives them `+`, `-`, `*`, `quot`, `rem`, `mod`, `inc` or `dec` of integers (the counter,
+    integer constants, or each other). A counted loop whose accumulators start as integers runs with no type checks."""
     targets = [b for b, _ in loop.bindings]
     recurs = [r for r in walk(c.body) if _is_recur_to(r, targets)]
     ints = {b for b in targets if b is not c.counter}
@@ -239,8 +239,26 @@ def _integer_closed(x: n.Node, ints: set[n.Binding]) -> bool:
         return x.binding in ints  # type: ignore[attr-defined]
     if t is n.Call and type(x.fn) is n.BuiltinRef:  # type: ignore[attr-defined]
         name, args = x.fn.builtin.qualified, x.args  # type: ignore[attr-defined]
-        if (name in ("+", "-") and len(args) == 2) or (name in ("inc", "dec") and len(args) == 1):
+        if (name in _INT_OPS and len(args) == 2) or (name in ("inc", "dec") and len(args) == 1):
             return all(_integer_closed(a, ints) for a in args)
+    return False
+
+
+# integers in, an integer out (a product or quotient is size-checked where it is computed)
+_INT_OPS = frozenset({"+", "-", "*", "quot", "rem", "mod"})
+
+
+def int_valued(x: n.Node, ints: set[str]) -> bool:
+    """x is an integer when the locals named in ints (Python names) hold integers."""
+    t = type(x)
+    if t is n.Local:
+        return x.binding.box is None and x.binding.py in ints  # type: ignore[attr-defined]
+    if t is n.Const:
+        return type(x.value) is int  # type: ignore[attr-defined]
+    if t is n.Call and type(x.fn) is n.BuiltinRef:  # type: ignore[attr-defined]
+        name, args = x.fn.builtin.qualified, x.args  # type: ignore[attr-defined]
+        if (name in _INT_OPS and len(args) == 2) or (name in ("inc", "dec") and len(args) == 1):
+            return all(int_valued(a, ints) for a in args)
     return False
 
 

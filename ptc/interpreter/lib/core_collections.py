@@ -11,6 +11,7 @@ Conventions:
 from __future__ import annotations
 
 import itertools
+import math
 import types
 from collections import Counter, defaultdict
 from typing import Any
@@ -1129,6 +1130,15 @@ def group_by(f: Any, coll: Any) -> Any:
 def _extreme_key(who: str, k: Any, x: Any, more: tuple[Any, ...], want_max: bool) -> Any:
     if not more:
         return x
+    if type(k) is Keyword and len(more) > 8:  # a field of many rows: their keys at once, the extreme in C
+        from .core_sequences import kw_values
+
+        items = (x, *more)
+        keys = kw_values(k, items)
+        types = set(map(type, keys))
+        if types <= {int, float} and (float not in types or not any(map(math.isnan, keys))):
+            best_key = max(keys) if want_max else min(keys)
+            return items[len(keys) - 1 - keys[::-1].index(best_key)]  # the last one on ties
     f = as_fn(k, who)
     best, bk = x, f(x)
     if type(bk) is not int and type(bk) is not float:
