@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterator
 from . import nodes as n
 from . import values as v
 from .patterns import (CountedLoop, GroupedFold, counted_loop, grouped_fold, inlinable, int_valued,
-                       integer_accumulators, recurs_to, stage_of, transient_update, walk)
+                       integer_accumulators, pure_stage, recurs_to, stage_of, transient_update, walk)
 from .registry import Builtin
 
 _MARK = "\x01"
@@ -521,7 +521,8 @@ class Compiler:
         self.factories.append([Line(0, f"def {factory}({', '.join(caps)}):", -1),
                                Line(1, f"def _fz({chunk}):", -1), Line(2, f"return {comp}", self.pos(node)),
                                Line(1, "return _fz", -1)])
-        lazy = f"_fused_seq({factory}({', '.join(caps)}), {src})"
+        pure = all(pure_stage(f) for _, f, _ in stages)  # may be computed ahead (see lazy.Ahead)
+        lazy = f"_fused_seq({factory}({', '.join(caps)}), {src}{', True' if pure else ''})"
         return f"({lazy} if type({src} := {evaluated[-1]}) in _SEQ_OK else {slow})"
 
     def grouped(self, node: n.Call, g: GroupedFold, fn: _Func) -> str:
@@ -1425,6 +1426,29 @@ def _get_in_inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str
 
 
 _INLINE["get-in"] = _get_in_inline
+
+
+def _update_in_inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
+    """`(update-in m [:a :b] f x...)`, a literal path of keywords, as Clojure defines it:
+    `(assoc m :a (update (get m :a) :b f x...))`, each level read once."""
+    path = _const_of(node.args[1]) if len(node.args) >= 3 else _NO
+    if type(path) is not v.PVector or len(path) < 2 or any(type(k) is not v.Keyword for k in path):
+        return None
+    from .registry import REGISTRY
+
+    rest = ", ".join(args[2:])
+    target, levels = args[0], []
+    for k in path[:-1]:
+        t = fn.tmp()
+        levels.append((t, target, k))
+        target = c.keyword_lookup(fn, node, t, k, None)
+    e = f"{c.builtin(REGISTRY['update'])}({c.mark(node)}{target}, {c.const(path[-1])}, {rest})"
+    for t, outer, k in reversed(levels):
+        e = f"_assoc3({c.mark(node)}({t} := {outer}), {c.const(k)}, {e})"
+    return e
+
+
+_INLINE["update-in"] = _update_in_inline
 
 
 def _reduce_inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:

@@ -48,13 +48,15 @@ class Source:
 
 
 class Items(Source):
-    """An iterator of items, one per chunk (unchunked)."""
+    """An iterator of items, one per chunk (unchunked). pure: making the items has no effect
+    ((range), repeat), so reading ahead of what is asked for cannot be observed."""
 
-    __slots__ = ("it", "infinite")
+    __slots__ = ("it", "infinite", "pure")
 
-    def __init__(self, it: Iterable[Any], infinite: bool = False) -> None:
+    def __init__(self, it: Iterable[Any], infinite: bool = False, pure: bool = False) -> None:
         self.it = iter(it)
         self.infinite = infinite
+        self.pure = pure
 
     def next(self) -> list[Any] | None:
         for x in self.it:
@@ -159,6 +161,47 @@ class Mapped(Source):
             yield each(chunk)
 
 
+class Ahead(Source):
+    """`each` (a pure compiled map/filter chain: no effect but its values or an error) over a
+    pure unchunked source, computed AHEAD items at a time and handed out one item per chunk,
+    as the source gives them (each source item gives at most one). What a reader sees is the
+    same as reading item by item: no effect can tell, and a batch that raises is computed
+    again item by item, so the error comes from the item that raises it, when it is reached."""
+
+    __slots__ = ("source", "each", "out", "pending")
+    AHEAD = 32
+
+    def __init__(self, source: Source, each: Callable[[list[Any]], list[Any]]) -> None:
+        self.source, self.each = source, each
+        self.out: list[Any] = []  # computed results, reversed
+        self.pending: list[Any] = []  # source items of a failed batch, reversed
+
+    @property
+    def infinite(self) -> bool:  # type: ignore[override]
+        return self.source.infinite
+
+    def next(self) -> list[Any] | None:
+        if self.out:
+            return [self.out.pop()]
+        if self.pending:
+            return self.each([self.pending.pop()])
+        src = self.source
+        if type(src) is Of:  # the source seq's next items, realized in one pass
+            items = src.take(self.AHEAD)
+        else:
+            items = []
+            while len(items) < self.AHEAD and (chunk := src.next()) is not None:
+                items.extend(chunk)
+        if not items:
+            return None
+        try:
+            self.out = self.each(items)[::-1]
+        except Exception:  # noqa: BLE001 - recomputed item by item: the error is raised at its item
+            self.pending = items[::-1]
+            return []
+        return [self.out.pop()] if self.out else []
+
+
 class Of(Source):
     """Another lazy seq's items from position `pos` on, read through that seq (so both share
     what is realized, and the items are computed once)."""
@@ -184,6 +227,14 @@ class Of(Source):
             return None
         self.pos += len(chunk)
         return chunk
+
+    def take(self, k: int) -> list[Any]:
+        """The next k items at most (fewer at the end), realized as the seq realizes them."""
+        s, pos = self.seq, self.pos
+        s._more_until(pos + k - 1)
+        items = s._cache[pos:pos + k]
+        self.pos = pos + len(items)
+        return items
 
     def drain(self) -> Iterator[list[Any]]:
         s = self.seq
@@ -528,5 +579,6 @@ def cons(x: Any, coll: Any) -> "LazySeq":
     return linked([coll, [x]])
 
 
-__all__ = ["OPEN_ENDED_PREFIX", "LazySeq", "Body", "Linked", "linked", "Source", "Items", "Chunks", "Slices", "Ints", "Mapped", "Of", "source_of", "chunks_of",
+__all__ = ["OPEN_ENDED_PREFIX", "LazySeq", "Body", "Linked", "linked", "Source", "Items", "Chunks", "Slices", "Ints", "Mapped",
+           "Ahead", "Of", "source_of", "chunks_of",
            "view", "realized_view", "cons", "unbounded", "NotInRun", "Cut", "CHUNK"]

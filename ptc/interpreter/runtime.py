@@ -19,7 +19,8 @@ from pyrsistent import pvector
 from . import context
 from . import values as v
 from .errors import PTCError, limit_error, runtime_error
-from .lazy import CHUNK, OPEN_ENDED_PREFIX, Body, Chunks, LazySeq, Mapped, chunks_of, linked, source_of, unbounded
+from .lazy import (CHUNK, OPEN_ENDED_PREFIX, Ahead, Body, Chunks, Items, LazySeq, Mapped, chunks_of, linked, source_of,
+                   unbounded)
 from .printer import pr_str
 from .registry import Builtin
 from .sorted import SortedMap
@@ -173,9 +174,10 @@ def _seq_chunks(coll: Any) -> Any:
     return chunks_of(coll, "for")
 
 
-def _fused_seq(each: Callable[[list[Any]], list[Any]], coll: Any) -> Any:
+def _fused_seq(each: Callable[[list[Any]], list[Any]], coll: Any, pure: bool = False) -> Any:
     """The lazy seq of a compiled map/filter chain: each(chunk) for every chunk of coll, its
-    steps charged per chunk (the inlined bodies do not tick)."""
+    steps charged per chunk (the inlined bodies do not tick). A pure chain (no effect but its
+    values) over a pure unchunked source ((range), repeat) is computed a batch ahead."""
     def counted(chunk: list[Any]) -> list[Any]:
         st = context.CURRENT
         st.steps += len(chunk)
@@ -183,6 +185,8 @@ def _fused_seq(each: Callable[[list[Any]], list[Any]], coll: Any) -> Any:
             raise limit_error("max_steps", st.limits.max_steps, "too many evaluation steps")
         return each(chunk)
 
+    if pure and type(coll) is LazySeq and type(coll._src) is Items and coll._src.pure:
+        return LazySeq(Ahead(source_of(coll), counted))
     return LazySeq(Mapped(source_of(coll), counted))
 
 

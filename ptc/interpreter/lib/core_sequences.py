@@ -620,7 +620,7 @@ def _float_range(start: Any, end: Any, step: Any) -> Iterator[Any]:
 def range_(*args: Any) -> Any:
     n = len(args)
     if n == 0:
-        return _lazy(itertools.count(), True)
+        return LazySeq(Items(itertools.count(), True, pure=True))
     if n == 1:
         start, end, step = 0, _num(args[0], "range"), 1
     elif n == 2:
@@ -653,7 +653,7 @@ def range_(*args: Any) -> Any:
          ex=(("(repeat 3 :x)", "(:x :x :x)"), ("(take 2 (repeat 7))", "(7 7)")))
 def repeat(a: Any, x: Any = _NO) -> Any:
     if x is _NO:
-        return _lazy(itertools.repeat(a), True)
+        return LazySeq(Items(itertools.repeat(a), True, pure=True))
     n = _count_arg(a, "repeat")
     if n <= 0:
         return EMPTY_LIST
