@@ -1051,8 +1051,14 @@ def _tuple_keys(keys: list[Any]) -> list[tuple[Any, ...]] | None:
     widths = set(_pymap(len, keys))
     if len(widths) != 1 or not widths.pop():
         return None
+    return _column_keys(list(zip(*keys)))
+
+
+def _column_keys(columns: list[Any]) -> list[tuple[Any, ...]] | None:
+    """Python tuples ordering as `compare` orders vectors of these columns' items, when each
+    column holds only numbers (no NaN) or only strings; else None."""
     cols = []
-    for col in zip(*keys):
+    for col in columns:
         kind = _fast_kind(col)
         if kind is None:
             return None
@@ -1180,6 +1186,17 @@ def sort_by(keyfn: Any, a: Any, b: Any = _NO) -> PList:
         comp, coll = a, b
     keyfn = as_fn(keyfn, "sort-by")
     items = _items(coll, "sort-by")
+    parts = getattr(keyfn, "parts", None)  # (juxt :a :b): the key vectors' columns, without the vectors
+    if parts is not None and all(type(p) is Keyword for p in parts) and (comp is _NO or _direction(comp) is not None):
+        columns = [kw_values(p, items) for p in parts]
+        tuples = _column_keys(columns)
+        if tuples is not None and len(items) > 1:
+            desc, nums_only = (False, False) if comp is _NO else _direction(comp)  # type: ignore[misc]
+            if not nums_only:
+                order = sorted(range(len(items)), key=tuples.__getitem__, reverse=desc)
+                if len(items) > 50_000:
+                    context.tick(len(items))
+                return PList([items[i] for i in order])
     keys = kw_values(keyfn, items) if type(keyfn) is Keyword else list(_pymap(keyfn, items))
     return _sorted(list(items), keys, comp, "sort-by")
 
