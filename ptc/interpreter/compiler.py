@@ -965,8 +965,13 @@ class Compiler:
         for clause in node.clauses:
             if clause.kind == "bind":
                 coll = self.expr(clause.coll, fn)  # type: ignore[arg-type]
-                fn.emit(f"for {clause.binding.py} in _iter({self.mark(clause.coll)}{coll}):",  # type: ignore[union-attr,arg-type]
-                        clause.coll)
+                if not _is_simple_text(coll):
+                    t = fn.tmp()
+                    fn.emit(f"{t} = {coll}", clause.coll)
+                    coll = t
+                # a sequence is its own iterable (what _iter returns for it), without a call
+                fn.emit(f"for {clause.binding.py} in ({coll} if type({coll}) in _ITER_SELF else "  # type: ignore[union-attr]
+                        f"_iter({self.mark(clause.coll)}{coll})):", clause.coll)  # type: ignore[arg-type]
                 fn.indent += 1
                 opened += 1
                 fn.tick(clause.coll)
