@@ -1376,9 +1376,13 @@ def _additive(op: str) -> InlineFn:
             return f"({plain} if ({tb} := type({B})) is float else {checked} if {tb} is int else {slow})"
         if kb is int:
             return f"({plain} if ({ta} := type({A})) is float else {checked} if {ta} is int else {slow})"
-        # two integers first (`&` evaluates both sides: each operand exactly once, a first)
-        return (f"({checked} if (({ta} := type({A})) is int) & (({tb} := type({B})) is int) else {plain} "
-                f"if ({ta} is float and {tb} in _NUMT) or ({ta} is int and {tb} is float) else {slow})")
+        if not (pa or pb):
+            return (f"({plain} if (({ta} := type({a})) is float and ({tb} := type({b})) in _NUMT) or "
+                    f"({ta} is int and ({tb} := type({b})) is float) else {checked} if {ta} is int and {tb} is int "
+                    f"else {slow})")
+        # a float first (sums of data); `&` evaluates both sides: each operand exactly once, a first
+        return (f"({plain} if (({ta} := type({A})) is float) & (({tb} := type({B})) in _NUMT) or "
+                f"({ta} is int and {tb} is float) else {checked} if {ta} is int and {tb} is int else {slow})")
 
     return inline
 
@@ -1567,25 +1571,30 @@ _INLINE["not"] = _not_inline
 _HALF_INT = 1 << 31  # integer products of factors below this stay under _FAST_INT: no size check
 
 
-def _operands(fn: _Func, args: list[str]) -> tuple[str, list[str]]:
+def _operands(fn: _Func, args: list[str]) -> tuple[str, list[str], list[str]]:
     """(a prefix that evaluates each non-simple operand once, in order, into a temporary;
-    the operands' names). The prefix reads `(t := e) is t and ` so that a test can follow it."""
-    binds, names = [], []
+    the operands' names; their first uses, `(t := e)` or the name). The prefix reads
+    `(t := e) is t and ` so that a test can follow it."""
+    binds, names, firsts = [], [], []
     for e in args:
         if _is_simple_text(e):
             names.append(e)
+            firsts.append(e)
         else:
             t = fn.tmp()
             binds.append(f"({t} := {e}) is {t} and ")
             names.append(t)
-    return "".join(binds), names
+            firsts.append(f"({t} := {e})")
+    return "".join(binds), names, firsts
 
 
 def _guarded(fast: str, tests: list[str]) -> Callable[..., InlineFn]:
     """An inline: `fast` where one of `tests` holds, else the builtin. fast and the tests are
     templates over the operands {a} and {b} and their types {ta} and {tb} (bound once). A test
-    is chosen by which operands are numeric constants: tests[0] when none is, tests[1] when b
-    is a constant it accepts (see each caller), else no inline."""
+    that starts by evaluating every operand, in order, writes their first uses {A} and {B}
+    (then no prefix evaluates them before it). A test is chosen by which operands are numeric
+    constants: tests[0] when none is, tests[1] when b is a constant it accepts (see each
+    caller), else no inline."""
 
     def make(arity: int, const_b_ok: Callable[[Any], bool] | None = None) -> InlineFn:
         def inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
@@ -1598,11 +1607,13 @@ def _guarded(fast: str, tests: list[str]) -> Callable[..., InlineFn]:
                 test = tests[1]
             else:
                 test = tests[0]
-            pre, names = _operands(fn, args)
-            a = names[0]
-            b = names[1] if arity == 2 else ""
+            pre, names, firsts = _operands(fn, args)
+            if "{A}" in test:
+                pre = ""
+            a, fa = names[0], firsts[0]
+            b, fb = (names[1], firsts[1]) if arity == 2 else ("", "")
             ta, tb = fn.tmp(), fn.tmp()
-            fields = {"a": a, "b": b, "ta": ta, "tb": tb, "F": _FAST_INT, "H": _HALF_INT}
+            fields = {"a": a, "b": b, "A": fa, "B": fb, "ta": ta, "tb": tb, "F": _FAST_INT, "H": _HALF_INT}
             slow = f"{c.builtin(node.fn.builtin)}({c.mark(node)}{', '.join(names)})"  # type: ignore[attr-defined]
             return f"({fast.format(**fields)} if {pre}{test.format(**fields)} else {slow})"
 
@@ -1614,10 +1625,10 @@ def _guarded(fast: str, tests: list[str]) -> Callable[..., InlineFn]:
 _BOTH = "(({ta} := type({a})) is int or {ta} is float) and (({tb} := type({b})) is int or {tb} is float)"
 # (* a b): two small integers, or a float with a number a float can hold (no OverflowError)
 _mul = _guarded("{a} * {b}", [
-    "(({ta} := type({a})) is int and -{H} < {a} < {H} and ({tb} := type({b})) is int and -{H} < {b} < {H}) or "
-    "({ta} is float and (({tb} := type({b})) is float or {tb} is int and -{F} < {b} < {F})) or "
-    "({ta} is int and -{F} < {a} < {F} and type({b}) is float)",
-    "(({ta} := type({a})) is int and -{H} < {a} < {H}) or {ta} is float"])(2, lambda k: -_HALF_INT < k < _HALF_INT)
+    "(({ta} := type({A})) is float) & (({tb} := type({B})) is float) or "
+    "({ta} is float and {tb} is int and -{F} < {b} < {F}) or "
+    "({ta} is int and ({tb} is int and -{H} < {a} < {H} and -{H} < {b} < {H} or {tb} is float and -{F} < {a} < {F}))",
+    "(({ta} := type({A})) is int and -{H} < {a} < {H}) or {ta} is float"])(2, lambda k: -_HALF_INT < k < _HALF_INT)
 
 
 def _mul_inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
@@ -1647,9 +1658,10 @@ _INLINE["quot"] = _guarded("{a} // {b}", ["type({a}) is int and type({b}) is int
 # max/min of two numbers: as the builtin, a NaN first operand wins, else the later of equals
 _INLINE["max"] = _guarded("({a} if {a} > {b} or {a} != {a} else {b})", [_BOTH])(2)
 _INLINE["min"] = _guarded("({a} if {a} < {b} or {a} != {a} else {b})", [_BOTH])(2)
-_INLINE["abs"] = _guarded("_abs({a})", ["(({ta} := type({a})) is int or {ta} is float)"])(1)
-_INLINE["zero?"] = _guarded("{a} == 0", ["(({ta} := type({a})) is int or {ta} is float)"])(1)
-_INLINE["pos?"] = _guarded("{a} > 0", ["(({ta} := type({a})) is int or {ta} is float)"])(1)
-_INLINE["neg?"] = _guarded("{a} < 0", ["(({ta} := type({a})) is int or {ta} is float)"])(1)
-_INLINE["even?"] = _guarded("not {a} & 1", ["type({a}) is int"])(1)
-_INLINE["odd?"] = _guarded("{a} & 1 == 1", ["type({a}) is int"])(1)
+_NUMBER = "(({ta} := type({A})) is int or {ta} is float)"
+_INLINE["abs"] = _guarded("_abs({a})", [_NUMBER])(1)
+_INLINE["zero?"] = _guarded("{a} == 0", [_NUMBER])(1)
+_INLINE["pos?"] = _guarded("{a} > 0", [_NUMBER])(1)
+_INLINE["neg?"] = _guarded("{a} < 0", [_NUMBER])(1)
+_INLINE["even?"] = _guarded("not {a} & 1", ["type({A}) is int"])(1)
+_INLINE["odd?"] = _guarded("{a} & 1 == 1", ["type({A}) is int"])(1)
