@@ -1376,13 +1376,9 @@ def _additive(op: str) -> InlineFn:
             return f"({plain} if ({tb} := type({B})) is float else {checked} if {tb} is int else {slow})"
         if kb is int:
             return f"({plain} if ({ta} := type({A})) is float else {checked} if {ta} is int else {slow})"
-        if not (pa or pb):
-            return (f"({plain} if (({ta} := type({a})) is float and ({tb} := type({b})) in _NUMT) or "
-                    f"({ta} is int and ({tb} := type({b})) is float) else {checked} if {ta} is int and {tb} is int "
-                    f"else {slow})")
-        # a float first (sums of data); `&` evaluates both sides: each operand exactly once, a first
-        return (f"({plain} if (({ta} := type({A})) is float) & (({tb} := type({B})) in _NUMT) or "
-                f"({ta} is int and {tb} is float) else {checked} if {ta} is int and {tb} is int else {slow})")
+        # two floats, then two integers, then one of each: the chained `is` evaluates a, then b
+        return (f"({plain} if ({ta} := type({A})) is ({tb} := type({B})) is float else {checked} if {ta} is {tb} is int "
+                f"else {plain} if ({ta} is float and {tb} is int) or ({ta} is int and {tb} is float) else {slow})")
 
     return inline
 
@@ -1625,7 +1621,7 @@ def _guarded(fast: str, tests: list[str]) -> Callable[..., InlineFn]:
 _BOTH = "(({ta} := type({a})) is int or {ta} is float) and (({tb} := type({b})) is int or {tb} is float)"
 # (* a b): two small integers, or a float with a number a float can hold (no OverflowError)
 _mul = _guarded("{a} * {b}", [
-    "(({ta} := type({A})) is float) & (({tb} := type({B})) is float) or "
+    "({ta} := type({A})) is ({tb} := type({B})) is float or "
     "({ta} is float and {tb} is int and -{F} < {b} < {F}) or "
     "({ta} is int and ({tb} is int and -{H} < {a} < {H} and -{H} < {b} < {H} or {tb} is float and -{F} < {a} < {F}))",
     "(({ta} := type({A})) is int and -{H} < {a} < {H}) or {ta} is float"])(2, lambda k: -_HALF_INT < k < _HALF_INT)
