@@ -115,7 +115,7 @@ class Ints(Source):
 
     def __init__(self, r: range) -> None:
         self.r, self.pos = r, 0
-        self.n = _range_len(r)  # len() overflows past 2**63
+        self.n = range_len(r)  # len() overflows past 2**63
 
     def next(self) -> list[Any] | None:
         i = self.pos
@@ -132,7 +132,8 @@ class Ints(Source):
             yield list(r[i:i + 65536])
 
 
-def _range_len(r: range) -> int:
+def range_len(r: range) -> int:
+    """len(r), which Python refuses past 2**63 items."""
     if r.step > 0:
         return max(0, (r.stop - r.start + r.step - 1) // r.step)
     return max(0, (r.start - r.stop - r.step - 1) // -r.step)
@@ -456,6 +457,12 @@ class LazySeq:
             j = len(cache)
             yield from cache[i:j]  # what is realized, then the next chunk
             i = j
+
+    def int_range(self) -> range | None:
+        """The range this seq is, when it is an integer range nothing has read yet (a fused
+        loop may then count through it without realizing a list of its numbers)."""
+        src = self._src
+        return src.r if type(src) is Ints and src.pos == 0 and not self._cache else None
 
     def items(self) -> list[Any]:
         """Every item, realized in one pass (the caller must not change the list)."""

@@ -19,8 +19,8 @@ from pyrsistent import pvector
 from . import context
 from . import values as v
 from .errors import PTCError, limit_error, runtime_error
-from .lazy import (CHUNK, OPEN_ENDED_PREFIX, Ahead, Body, Chunks, Items, LazySeq, Mapped, chunks_of, linked, source_of,
-                   unbounded)
+from .lazy import (CHUNK, OPEN_ENDED_PREFIX, Ahead, Body, Chunks, Items, LazySeq, Mapped, chunks_of, linked, range_len,
+                   source_of, unbounded)
 from .printer import pr_str
 from .registry import Builtin
 from .sorted import SortedMap
@@ -117,8 +117,9 @@ def _chunks(coll: Any) -> Any:
     collection (a row's nested list) is its own slice, with no generator to make; the
     deadline is then checked each time the steps pass a multiple of _FUSE_CHUNK."""
     if type(coll) is v.LazySeq:  # where every item is needed anyway (an eager consumer)
-        coll = coll.realize()
-    n = len(coll)
+        r = coll.int_range()  # (range n): counted through, no list of its numbers
+        coll = r if r is not None else coll.realize()
+    n = len(coll) if type(coll) is not range else range_len(coll)
     if n <= _FUSE_CHUNK:
         st = context.CURRENT
         before = st.steps
