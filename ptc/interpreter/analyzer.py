@@ -266,7 +266,7 @@ class Analyzer:
         method = s.name[1:]
         close = method_names_like(method)
         alt = _INTEROP_HINTS.get(method)  # a Python/JavaScript habit: the Clojure way
-        hint = (f"use {alt}" if alt and not close else _did_you_mean(close) if close else
+        hint = (f"use {alt}" if alt else _did_you_mean(close) if close else
                 "only the String, number, collection and java.time methods listed in docs/deviations.md exist")
         return _err(s, f"Java method {s.name} is not supported in PTC-Lisp", hint=hint)
 

@@ -115,6 +115,8 @@ def namespace_hint(ns: str, name: str, data: Iterable[str] = (), tools: Iterable
     if kind == "tool":
         return f"use tool/{name}" if name in set(tools) else \
             f"tools are called as tool/name ({' '.join('tool/' + t for t in sorted(tools)[:5]) or 'no tools'})"
+    if ns[:1].isupper():  # a Java class: the namespaces that exist say more than a field read
+        return None
     dotted = foreign_hint(f"{ns}.{name}")
     return dotted if dotted is not None and (ns, name) != ("str", name) else None
 

@@ -291,8 +291,16 @@ def assoc(m: Any, k: Any, v: Any) -> FMap | HMap:
     """(assoc m k v) for any map; a host dict gives a new PTC map and stays unchanged."""
     if type(k) not in _SCALAR_KEYS and type(k) is not Keyword:
         k = as_key(k)
-    if type(m) is dict or type(m) is Row:
+    if type(m) is Row:  # a table's row: its entries as a PTC map, then k
         m = pmap(m)
+    elif type(m) is dict:  # one copy: the row's entries under PTC keys, then k
+        if len(m) < SMALL:
+            n = ptc_dict(m, FMap)
+            dict.__setitem__(n, k, v)
+            return n
+        d = ptc_dict(m)
+        d[k] = v
+        return map_of(d)
     elif type(m) is SortedMap:
         return m.assoc(k, v)
     if type(m) is FMap:
@@ -355,11 +363,32 @@ def pmap(m: Any) -> FMap | HMap:
         return map_of(m.as_dict())
     if type(m) is not dict:
         return m  # type: ignore[no-any-return]
-    if len(m) > 4096:
+    return ptc_dict(m, FMap) if len(m) <= SMALL else map_of(ptc_dict(m))
+
+
+_ROW_KEYS: dict[tuple[str, ...], tuple[Any, ...]] = {}  # a host dict's string keys -> their PTC keys
+
+
+def ptc_dict(m: dict[Any, Any], cls: type = dict) -> Any:
+    """A fresh dict (or FMap: cls) with host dict m's entries under their PTC keys. Rows of a
+    table share their keys: the keys of a dict with string keys are converted once per
+    distinct key tuple (a tuple of strings equals only the same strings, so a hit is right)."""
+    n = len(m)
+    if n > 4096:
         from .context import check_size
 
-        check_size(len(m), "map")
-    return map_of({host_key(k): v for k, v in m.items()})
+        check_size(n, "map")
+    elif n:
+        keys = tuple(m)
+        ks = _ROW_KEYS.get(keys)
+        if ks is None:
+            ks = tuple(host_key(k) for k in keys)
+            if all(type(k) is str for k in keys):
+                if len(_ROW_KEYS) >= 4096:
+                    _ROW_KEYS.clear()
+                _ROW_KEYS[keys] = ks
+        return cls(zip(ks, m.values()))
+    return cls({host_key(k): v for k, v in m.items()})
 
 
 class FSet(frozenset):

@@ -46,7 +46,7 @@ def test_the_definition_teaches_the_language_tools_and_data() -> None:
     assert anthropic["name"] == "run_ptc_lisp" and anthropic["input_schema"] == spec["function"]["parameters"]
     brief = sb.openai_tool(brief=True)["function"]["description"]
     assert "tool/customer" not in brief and "system prompt" in brief and "tool/customer" in sb.instructions
-    assert "ceil" in sandbox(prompt="default").instructions  # the full function list
+    assert "mapcat" in sandbox(prompt="default").instructions  # the full function list
     with pytest.raises(ValueError, match="1-64 letters"):
         ptc.Sandbox(name="run ptc")
 

@@ -93,6 +93,7 @@ def juxt(f: Any, *fns: Any) -> Callable[..., Any]:
     def juxted(*args: Any) -> Any:
         return vec([g(*args) for g in fs])
 
+    juxted.parts = (f, *fns)  # type: ignore[attr-defined]  # sort-by reads keyword parts column by column
     return tag(juxted, combined("juxt", tuple(fs)))  # (group-by (juxt :a :b) table) groups by columns
 
 

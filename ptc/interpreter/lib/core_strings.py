@@ -12,7 +12,7 @@ from ..context import check_deadline, check_string, emit_print
 from ..errors import runtime_error
 from ..printer import format_double, pr_str
 from ..registry import builtin
-from ..values import Keyword, Regex, Symbol, is_keyword_name, short
+from ..values import Keyword, PList, PVector, Regex, Symbol, is_keyword_name, short
 from .core_numbers import describe
 
 _NOARG: Any = object()
@@ -57,10 +57,18 @@ def str_value(x: Any) -> str:
     return text
 
 
+SIZED_TYPES = frozenset({tuple, list, PList, PVector})  # sized collections a join may read at once
+
+
 def join_texts(items: Iterable[Any], text: Callable[[Any], str] = str_value, sep: str = "") -> str:
     """The texts of items joined by sep (str, str/join, pr-str...), refused as soon as the
     total passes max_string: rendering a million items only to refuse the result at the
     end would outlast the deadline."""
+    if text is str_value and type(items) in SIZED_TYPES and len(items) <= 16:  # a few values: no running total
+        joined = sep.join([x if type(x) is str else str_value(x) for x in items])
+        if len(joined) > _SMALL:
+            check_string(len(joined))
+        return joined
     cap = _cap()
     parts: list[str] = []
     total, gap = -len(sep), len(sep)
