@@ -39,7 +39,7 @@ Examples:
 @click.option("--record", type=click.Path(dir_okay=False), help="Record the model's answers to a cassette.")
 @click.option("--trace", type=click.Path(), help="Write a JSONL trace (a file, or a directory for one per run).")
 @click.option("--timeout", type=float, default=None, help="Seconds per program (default 2).")
-def agent_cmd(mission: str, data_path: str | None, tool_specs: tuple[str, ...], mcp_servers: tuple[str, ...],
+def agent_cmd(mission: str, data_specs: tuple[str, ...], tool_specs: tuple[str, ...], mcp_servers: tuple[str, ...],
               mcp_headers: tuple[str, ...], model: str, api_base: str | None, api_key: str | None,
               max_turns: int, compression: str, prompt_profile: str, signature: str | None,
               replay: str | None, record: str | None, trace: str | None, timeout: float | None) -> None:
@@ -48,7 +48,7 @@ def agent_cmd(mission: str, data_path: str | None, tool_specs: tuple[str, ...], 
 
     if replay and (api_base or api_key):
         raise click.UsageError("--api-base and --api-key go with --model, not --replay")
-    data = load_data(data_path)
+    data = load_data(data_specs)
     tools = load_tools(tool_specs) + load_mcp_tools(mcp_servers, mcp_headers)
     llm: Any = ptc.ReplayLLM(replay) if replay else model_llm(model, api_base, api_key)
     if record:

@@ -354,7 +354,7 @@ def _open_store(db: str | None) -> Any:
 def chat_cmd(session_id: str | None, db: str | None, model: str | None, api_base: str | None, api_key: str | None,
              replay: str | None, record: str | None,
              script: str | None,
-             mode: str | None, data_path: str | None, tool_specs: tuple[str, ...], mcp_servers: tuple[str, ...],
+             mode: str | None, data_specs: tuple[str, ...], tool_specs: tuple[str, ...], mcp_servers: tuple[str, ...],
              mcp_headers: tuple[str, ...], numbering: str,
              renderer: str | None, budget: int | None, max_turns: int, title: str | None) -> None:
     """Chat with a model over a stored session; /help inside lists the commands."""
@@ -369,7 +369,7 @@ def chat_cmd(session_id: str | None, db: str | None, model: str | None, api_base
         raise click.UsageError("give one of --model, --replay and --script")
     if (api_base or api_key) and (replay or script):
         raise click.UsageError("--api-base and --api-key go with --model, not --replay or --script")
-    if data_path == "-":
+    if "-" in data_specs:
         raise click.UsageError("the chat reads messages from stdin; give --data a file")
     llm: Any
     if script:
@@ -384,7 +384,7 @@ def chat_cmd(session_id: str | None, db: str | None, model: str | None, api_base
         import ptc
 
         llm = ptc.RecordingLLM(llm, record)
-    data = load_data(data_path)
+    data = load_data(data_specs)
     tools = load_tools(tool_specs) + load_mcp_tools(mcp_servers, mcp_headers)
     store = _open_store(db)
     resumed = session_id is not None

@@ -13,13 +13,22 @@ import click
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+class FileError(click.ClickException):
+    """A file the command cannot read: one line naming the file, exit status 2 (like a usage error)."""
+
+    exit_code = 2
+
+
 def data_option(f: F) -> F:
     return click.option(
         "--data",
-        "data_path",
-        metavar="FILE.json",
-        type=click.Path(dir_okay=False, allow_dash=True, path_type=str),
-        help="JSON file whose top-level keys the program reads as data/<key> ('-' for stdin).",
+        "data_specs",
+        multiple=True,
+        metavar="[NAME=]FILE",
+        help="Data the program reads as data/NAME (repeatable). A JSON object gives one name per key "
+             "('-' reads one from stdin); a table file (.csv .tsv .jsonl .parquet .arrow .xlsx) is data/<stem> "
+             "or data/NAME; a database (.sqlite .db .duckdb) gives one name per table. FILE#PART picks a "
+             "sheet, a table or a query: 'shop.db#SELECT ...'.",
     )(f)
 
 
@@ -87,41 +96,44 @@ def json_option(f: F) -> F:
     )(f)
 
 
-def load_data(path: str | None) -> dict[str, Any] | None:
-    """The JSON object in `path` ('-' reads stdin), or None when no path is given."""
-    if path is None:
+def load_data(specs: tuple[str, ...]) -> dict[str, Any] | None:
+    """Every `--data [NAME=]FILE[#PART]` merged into one {name: value}, or None when none is given."""
+    if not specs:
         return None
-    try:
-        if path == "-":
-            text = sys.stdin.read()
-        else:
-            text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise click.BadParameter(f"cannot read {path}: {e.strerror or e}", param_hint="--data") from e
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise click.BadParameter(
-            f"{path} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})", param_hint="--data"
-        ) from e
-    if not isinstance(data, dict):
-        raise click.BadParameter(
-            f"{path} must hold a JSON object (its keys are read as data/<key>), not a {type(data).__name__}",
-            param_hint="--data",
-        )
+    from ptc.data.files import DataFileError, read_data
+
+    data: dict[str, Any] = {}
+    origin: dict[str, str] = {}
+    for spec in specs:
+        try:
+            entries = read_data(spec)
+        except DataFileError as e:
+            raise FileError(f"--data {e}") from None
+        for name, value in entries.items():
+            if name in data:
+                raise FileError(f"--data: data/{name} is given twice ({origin[name]} and {spec}); "
+                                f"rename one with --data NAME=FILE")
+            data[name], origin[name] = value, spec
     return data
+
+
+def read_text_file(path: str, what: str) -> str:
+    """A UTF-8 text file ('-' reads stdin); a missing, binary or non-UTF-8 file is a FileError naming it."""
+    try:
+        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    except OSError as e:
+        raise FileError(f"cannot read {path}: {e.strerror or e}") from None
+    if b"\x00" in data:
+        raise FileError(f"{path} is a binary file, not {what}")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise FileError(f"{path} is not UTF-8 text (byte {e.start}); save it as UTF-8") from None
 
 
 def read_source(path: str) -> str:
     """Program text from a file ('-' reads stdin)."""
-    try:
-        if path == "-":
-            return sys.stdin.read()
-        return Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise click.BadParameter(f"cannot read {path}: {e.strerror or e}", param_hint="PROGRAM") from e
-    except UnicodeDecodeError as e:
-        raise click.BadParameter(f"{path} is not UTF-8 text", param_hint="PROGRAM") from e
+    return read_text_file(path, "a PTC-Lisp program")
 
 
 def make_limits(timeout: float | None) -> Any:
@@ -212,6 +224,11 @@ def load_tools(specs: tuple[str, ...]) -> list[Any]:
             obj = getattr(importlib.import_module(module_name), attr)
         except (ImportError, AttributeError) as e:
             raise click.BadParameter(f"cannot load {spec}: {e}", param_hint="--tools") from e
+        except SyntaxError as e:  # a broken file: binary, not UTF-8, not Python
+            where = f"{e.filename}, line {e.lineno}" if e.lineno else e.filename
+            raise FileError(f"--tools {spec}: cannot load {where}: {e.msg}") from None
+        except Exception as e:  # the module raised while it was imported
+            raise FileError(f"--tools {spec}: importing {module_name} raised {type(e).__name__}: {e}") from None
         if callable(obj) and not hasattr(obj, "invoke") and getattr(obj, "__name__", "").endswith("_tools"):
             obj = obj()
         out.extend(obj if isinstance(obj, (list, tuple)) else [obj])

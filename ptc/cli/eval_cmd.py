@@ -32,13 +32,13 @@ Examples:
 @data_option
 @json_option
 @timeout_option
-def eval_cmd(expression: str, data_path: str | None, as_json: bool, timeout: float | None) -> None:
+def eval_cmd(expression: str, data_specs: tuple[str, ...], as_json: bool, timeout: float | None) -> None:
     """Evaluate a PTC-Lisp EXPRESSION and print its value (pr-str).
 
     Output of println comes first, one line each, then the value. Errors are written
     to stderr with the offending line and a hint, and the exit status is 1.
     """
-    data = load_data(data_path)
+    data = load_data(data_specs)
     sys.exit(run_and_report(expression, data=data, limits=make_limits(timeout), as_json=as_json))
 
 
@@ -47,14 +47,14 @@ def eval_cmd(expression: str, data_path: str | None, as_json: bool, timeout: flo
 @data_option
 @json_option
 @timeout_option
-def run_cmd(program: str, data_path: str | None, as_json: bool, timeout: float | None) -> None:
+def run_cmd(program: str, data_specs: tuple[str, ...], as_json: bool, timeout: float | None) -> None:
     """Run the PTC-Lisp file PROGRAM ('-' reads it from stdin) and print its value.
 
     Output of println comes first, one line each, then the pr-str of the value of the
     last form. Errors are written to stderr and the exit status is 1.
     """
-    if program == "-" and data_path == "-":
+    if program == "-" and "-" in data_specs:
         raise click.UsageError("PROGRAM and --data cannot both be read from stdin")
     source = read_source(program)
-    data = load_data(data_path)
+    data = load_data(data_specs)
     sys.exit(run_and_report(source, data=data, limits=make_limits(timeout), as_json=as_json))
