@@ -7,8 +7,8 @@ from typing import Any
 
 import click
 
-from .common import (compression_option, data_option, load_data, load_tools, model_llm, prompt_option,
-                     server_options, tools_option)
+from .common import (compression_option, data_option, load_data, load_tools, model_llm, open_replay,
+                     prompt_option, server_options, tools_option)
 from .mcp_options import load_mcp_tools, mcp_options
 from .turns_view import progress_printer
 
@@ -35,7 +35,7 @@ Examples:
 @compression_option
 @prompt_option
 @click.option("--signature", default=None, help='Shape of the result, e.g. "{total :float, items [:string]}".')
-@click.option("--replay", type=click.Path(exists=True, dir_okay=False), help="Answer from a recorded cassette.")
+@click.option("--replay", metavar="CASSETTE", help="Answer from a recorded cassette.")
 @click.option("--record", type=click.Path(dir_okay=False), help="Record the model's answers to a cassette.")
 @click.option("--trace", type=click.Path(), help="Write a JSONL trace (a file, or a directory for one per run).")
 @click.option("--timeout", type=float, default=None, help="Seconds per program (default 2).")
@@ -50,7 +50,7 @@ def agent_cmd(mission: str, data_specs: tuple[str, ...], tool_specs: tuple[str, 
         raise click.UsageError("--api-base and --api-key go with --model, not --replay")
     data = load_data(data_specs)
     tools = load_tools(tool_specs) + load_mcp_tools(mcp_servers, mcp_headers)
-    llm: Any = ptc.ReplayLLM(replay) if replay else model_llm(model, api_base, api_key)
+    llm: Any = open_replay(replay) if replay else model_llm(model, api_base, api_key)
     if record:
         llm = ptc.RecordingLLM(llm, record)
     limits = ptc.Limits(timeout=timeout) if timeout else None

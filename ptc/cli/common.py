@@ -131,6 +131,33 @@ def read_text_file(path: str, what: str) -> str:
         raise FileError(f"{path} is not UTF-8 text (byte {e.start}); save it as UTF-8") from None
 
 
+def read_json_file(path: str, what: str) -> Any:
+    """The JSON value in a file, or a FileError naming it (binary, not UTF-8, invalid, nested too deeply)."""
+    text = read_text_file(path, what)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise FileError(f"{path} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+    except RecursionError:
+        raise FileError(f"{path} is nested too deeply to read") from None
+
+
+def open_replay(path: str, *, strict: bool = True) -> Any:
+    """A ReplayLLM over the cassette at `path`, or a FileError naming it (unreadable, damaged or empty)."""
+    import ptc
+
+    if Path(path).is_dir():
+        raise FileError(f"{path} is a directory, not a cassette (a .jsonl file)")
+    read_text_file(path, "a cassette (JSON Lines)")
+    try:
+        llm = ptc.ReplayLLM(path, strict=strict)
+    except ptc.LLMError as e:
+        raise FileError(e.message) from None
+    if not llm.records:
+        raise FileError(f"{path} holds no cassette records (one JSON object per line, written by --record)")
+    return llm
+
+
 def read_source(path: str) -> str:
     """Program text from a file ('-' reads stdin)."""
     return read_text_file(path, "a PTC-Lisp program")
@@ -145,10 +172,41 @@ def make_limits(timeout: float | None) -> Any:
     return ptc.Limits(timeout=timeout)
 
 
-def run_and_report(source: str, *, data: Any, limits: Any, as_json: bool) -> int:
+def output_option(f: F) -> F:
+    """`--output FILE`: write a result that is a vector of maps as .csv, .jsonl or .parquet."""
+    return click.option("--output", "output", metavar="FILE", default=None, callback=_check_output,
+                        help="Write the value, a vector of maps, to FILE: .csv, .jsonl or .parquet.")(f)
+
+
+def _check_output(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Refuse an unknown suffix before the program runs."""
+    from ptc.data.results import WRITERS
+
+    if value is not None and not value.lower().endswith(WRITERS):
+        raise FileError(f"--output {value}: give a {', '.join(WRITERS)} file (the format follows the suffix)")
+    return value
+
+
+def write_output(value: Any, path: str) -> None:
+    """Write the result to `path`, or fail with a FileError naming it."""
+    from ptc.data.arrow import DataFileError
+    from ptc.data.results import write_table
+
+    from .errors import print_message
+
+    try:
+        rows = write_table(value, path)
+    except DataFileError as e:
+        raise FileError(f"--output {path}: {e}") from None
+    print_message(f"wrote {rows} row{'s' if rows != 1 else ''} to {path}", style="green")
+
+
+def run_and_report(source: str, *, data: Any, limits: Any, as_json: bool, output: str | None = None) -> int:
     """Run one program, write its prints and value to stdout; returns the exit status.
 
-    Prints come first (one line per println), then the pr-str of the value. A program that
+    Prints come first (one line per println), then the value: a vector of maps as a table,
+    anything else as its pr-str (with --json, the JSON form); `output` also writes the rows
+    to a file. A program that
     ends with `(fail v)` exits 1. Errors go to stderr with the source excerpt, exit 1
     (lines printed before the error still go to stdout); with --json the error is written
     to stdout as {"error": {...}, "prints": [...]}.
@@ -183,8 +241,23 @@ def run_and_report(source: str, *, data: Any, limits: Any, as_json: bool) -> int
         if failed:
             print_message(f"failed: {ptc.pr_str(result.value)}")
         else:
-            click.echo(ptc.pr_str(result.value))
+            show_value(result.value)
+    if output is not None and not failed:
+        write_output(result.value, output)
     return 1 if failed else 0
+
+
+def show_value(value: Any) -> None:
+    """A vector of maps as a table, any other value as its pr-str."""
+    import ptc
+
+    from .table_view import head_rows, print_table
+
+    rows = head_rows(value)
+    if rows is None:
+        click.echo(ptc.pr_str(value))
+    else:
+        print_table(*rows)
 
 
 def partial_prints(err: BaseException) -> list[str]:

@@ -6,7 +6,8 @@ import sys
 
 import click
 
-from .common import data_option, json_option, load_data, make_limits, read_source, run_and_report, timeout_option
+from .common import (data_option, json_option, load_data, make_limits, output_option, read_source, run_and_report,
+                     timeout_option)
 
 EVAL_EPILOG = """\b
 Examples:
@@ -31,23 +32,27 @@ Examples:
 @click.argument("expression")
 @data_option
 @json_option
+@output_option
 @timeout_option
-def eval_cmd(expression: str, data_specs: tuple[str, ...], as_json: bool, timeout: float | None) -> None:
+def eval_cmd(expression: str, data_specs: tuple[str, ...], as_json: bool, output: str | None,
+             timeout: float | None) -> None:
     """Evaluate a PTC-Lisp EXPRESSION and print its value (pr-str).
 
     Output of println comes first, one line each, then the value. Errors are written
     to stderr with the offending line and a hint, and the exit status is 1.
     """
     data = load_data(data_specs)
-    sys.exit(run_and_report(expression, data=data, limits=make_limits(timeout), as_json=as_json))
+    sys.exit(run_and_report(expression, data=data, limits=make_limits(timeout), as_json=as_json, output=output))
 
 
 @click.command("run", epilog=RUN_EPILOG)
 @click.argument("program", metavar="PROGRAM", type=click.Path(dir_okay=False, allow_dash=True, path_type=str))
 @data_option
 @json_option
+@output_option
 @timeout_option
-def run_cmd(program: str, data_specs: tuple[str, ...], as_json: bool, timeout: float | None) -> None:
+def run_cmd(program: str, data_specs: tuple[str, ...], as_json: bool, output: str | None,
+            timeout: float | None) -> None:
     """Run the PTC-Lisp file PROGRAM ('-' reads it from stdin) and print its value.
 
     Output of println comes first, one line each, then the pr-str of the value of the
@@ -57,4 +62,4 @@ def run_cmd(program: str, data_specs: tuple[str, ...], as_json: bool, timeout: f
         raise click.UsageError("PROGRAM and --data cannot both be read from stdin")
     source = read_source(program)
     data = load_data(data_specs)
-    sys.exit(run_and_report(source, data=data, limits=make_limits(timeout), as_json=as_json))
+    sys.exit(run_and_report(source, data=data, limits=make_limits(timeout), as_json=as_json, output=output))

@@ -37,17 +37,18 @@ def table(path: str | os.PathLike[str]) -> Any:
             raise DataFileError(f"{file} holds {len(value)} tables ({', '.join(value) or 'none'}): pick one "
                                 f"with {file}#TABLE or run a query with {file}#SELECT ...")
         return next(iter(value.values()))
-    if isinstance(value, dict):
-        raise DataFileError(f"{file} holds a JSON object (its keys are data names), not one table: "
-                            f"pass it as data=, or give a top-level array of objects")
+    if not _is_rows(value):
+        raise DataFileError(f"{file} holds a JSON {type(value).__name__}, not one table (a top-level array of "
+                            f"objects): pass a JSON object's keys as data with ptc.read_data")
     return value
 
 
-def read_data(spec: str) -> dict[str, Any]:
+def read_data(spec: str, base_dir: str | os.PathLike[str] | None = None) -> dict[str, Any]:
     """`[NAME=]FILE[#PART]` -> {name: value}, the data/NAME a program reads.
 
-    The name defaults to the file's stem (a picked database table keeps its own). A JSON object gives one entry per key (and takes
-    no name); a database gives one entry per table unless a table or query is picked."""
+    The name defaults to the file's stem (a picked database table keeps its own). A JSON
+    object gives one entry per key (and takes no name); a database gives one entry per
+    table unless a table or query is picked. A relative FILE is found under `base_dir`."""
     name, file, part = parse_spec(spec)
     if file == "-":
         import sys
@@ -58,9 +59,12 @@ def read_data(spec: str) -> dict[str, Any]:
         except UnicodeDecodeError as e:
             raise DataFileError(f"stdin is not UTF-8 text (byte {e.start})") from None
         return _as_mapping(_json_value(text, "stdin"), "stdin", name)
-    value = _read(Path(file), part)
+    value = _read(_resolve(file, base_dir), part)
     if isinstance(value, (_Tables, dict)):
         return _as_mapping(value, file, name)
+    if not _is_rows(value):
+        raise DataFileError(f"{file} must hold a JSON object (its keys are read as data/<key>) or an array of "
+                            f"objects (one table), not a {type(value).__name__}")
     from .databases import is_query
 
     picked_table = part is not None and Path(file).suffix.lower() in DATABASES and not is_query(part)
@@ -69,6 +73,25 @@ def read_data(spec: str) -> dict[str, Any]:
         raise DataFileError(f"{file}: {name!r} is not a data name a program can read; "
                             f"name it: --data NAME={file}")
     return {name: value}
+
+
+def read_file(spec: str, base_dir: str | os.PathLike[str] | None = None) -> Any:
+    """`FILE[#PART]` -> its whole value: a JSON file's value, a table, or a database's {table: table}."""
+    file, part = split_part(spec)
+    value = _read(_resolve(file, base_dir), part)
+    return dict(value) if isinstance(value, _Tables) else value
+
+
+def _resolve(file: str, base_dir: str | os.PathLike[str] | None) -> Path:
+    path = Path(file).expanduser()
+    return path if base_dir is None or path.is_absolute() else Path(base_dir) / path
+
+
+def _is_rows(value: Any) -> bool:
+    """A table: a pyarrow Table or a list of dicts."""
+    if isinstance(value, list):
+        return all(isinstance(row, dict) for row in value)
+    return type(value).__module__.startswith("pyarrow")
 
 
 def parse_spec(spec: str) -> tuple[str | None, str, str | None]:
@@ -166,9 +189,6 @@ def _read_json(path: Path, part: str | None) -> Any:
     value = json.loads(_text(path, "JSON"))
     if isinstance(value, list) and all(isinstance(row, dict) for row in value):
         return table_or_rows(value)
-    if not isinstance(value, dict):
-        raise DataFileError(f"{path} must hold a JSON object (its keys are read as data/<key>) or an array of "
-                            f"objects (one table), not a {type(value).__name__}")
     return value
 
 

@@ -54,8 +54,8 @@ def to_pandas(value: Any) -> Any:
     return to_arrow(value).to_pandas()
 
 
-def write_table(value: Any, path: str | os.PathLike[str]) -> Path:
-    """Write a vector of maps to `path` as CSV, JSON Lines or Parquet (by suffix); returns the path."""
+def write_table(value: Any, path: str | os.PathLike[str]) -> int:
+    """Write a vector of maps to `path` as CSV, JSON Lines or Parquet (by suffix); returns the row count."""
     out = Path(path)
     suffix = out.suffix.lower()
     if suffix not in WRITERS:
@@ -74,7 +74,7 @@ def write_table(value: Any, path: str | os.PathLike[str]) -> Path:
             parquet.write_table(to_arrow(rows), out)
     except OSError as e:
         raise DataFileError(f"cannot write {out}: {e.strerror or e}") from None
-    return out
+    return len(rows)
 
 
 def _write_csv(rows: list[dict[str, Any]], out: Path) -> None:
