@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Literal, Mapping
 
 from ..interpreter.printer import sample_text, type_label
+from ..interpreter.table import Table
 from ..interpreter.reference import prompt_reference
 
 PromptProfile = Literal["default", "compact"]
@@ -85,6 +86,9 @@ def describe_data(data: Mapping[str, Any] | None) -> str:
         return "No input data."
     lines = []
     for name, value in data.items():
+        if type(value) is Table:
+            lines.append(describe_table(f"data/{name}", value))
+            continue
         label = type_label(value)
         t = type(value)
         first = None
@@ -95,6 +99,16 @@ def describe_data(data: Mapping[str, Any] | None) -> str:
         if t is str and len(value) > 160:
             lines[-1] += f" ({len(value)} characters)"
     return "\n".join(lines)
+
+
+def describe_table(name: str, table: Table, sample_rows: int = 3) -> str:
+    """A table as the model needs it: row count, columns with types, a few sample rows (never
+    the whole table: a million rows cost the same prompt as ten)."""
+    head = f"{name}: table of {len(table):,} rows (a vector of maps), columns: {table.schema_text()}"
+    if not len(table):
+        return head
+    rows = " ".join(sample_text(row, limit=12, max_chars=60) for row in table[:sample_rows])
+    return f"{head}\n  sample rows: {rows}"
 
 
 def describe_tools(tools: Mapping[str, Any]) -> str:

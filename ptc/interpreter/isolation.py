@@ -64,6 +64,7 @@ from .lazy import OPEN_ENDED_PREFIX
 from .errors import PTCError, limit_error
 from .lazy import Cut, NotInRun
 from .sorted import SortedMap, SortedSet
+from .table import Row, Table
 from .limits import Limits
 from .tool_calls import Abandoned, abandoned_error, invoke_tool
 
@@ -227,13 +228,37 @@ def _r_fn(name: str) -> IsolatedFn:
     return IsolatedFn(name)
 
 
+def _table_state(x: Table) -> tuple[Any, ...]:
+    """A table crosses as one Arrow IPC stream (its column buffers, copied once): no per-row
+    pickling, whatever its size."""
+    import pyarrow as pa
+
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, x.arrow.schema) as writer:
+        writer.write_table(x.arrow)
+    return (_r_table, (sink.getvalue().to_pybytes(),))
+
+
+def _r_table(stream: bytes) -> Table:
+    """A table from an Arrow IPC stream; fully validated, since the child is not trusted."""
+    _want(stream, bytes)
+    import pyarrow as pa
+
+    try:
+        arrow = pa.ipc.open_stream(stream).read_all()
+        arrow.validate(full=True)
+    except (pa.ArrowException, ValueError) as e:
+        raise pickle.UnpicklingError(f"malformed table: {e}") from None
+    return Table(arrow)
+
+
 def _want(x: Any, t: type) -> None:
     if type(x) is not t:
         raise pickle.UnpicklingError(f"expected {t.__name__}, got {type(x).__name__}")
 
 
 _REBUILDERS = {f.__name__: f for f in (_r_kw, _r_sym, _r_list, _r_entry, _r_vec, _r_fmap, _r_hmap,
-                                       _r_fset, _r_hset, _r_lazy, _r_regex, _r_fn, _r_sorted)}
+                                       _r_fset, _r_hset, _r_lazy, _r_regex, _r_fn, _r_sorted, _r_table)}
 
 _REBUILDER_SET = frozenset(_REBUILDERS.values())
 
@@ -252,6 +277,8 @@ _REDUCE = {
     SortedSet: lambda x: (_r_sorted, (list(x._keys), None, x.comparator)),
     v.Regex: lambda x: (_r_regex, (x.source,)),
     IsolatedFn: lambda x: (_r_fn, (x.name,)),
+    Table: _table_state,
+    Row: lambda x: (_r_fmap, (x.as_dict(),)),
 }
 
 

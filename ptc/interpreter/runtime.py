@@ -117,7 +117,7 @@ def _chunks(coll: Any) -> Any:
     if type(coll) is v.LazySeq:  # where every item is needed anyway (an eager consumer)
         coll = coll.realize()
     n = len(coll)
-    if n > 4096:
+    if n > 4096 and type(coll) is not v.Table:  # a table is read, not realized, by a fused loop
         context.check_size(n, "sequence")
     for i in range(0, n, _FUSE_CHUNK):
         chunk = coll[i:i + _FUSE_CHUNK]
@@ -423,8 +423,8 @@ def _reduced_type() -> type:
 
 RT.update({
     "_n": STEP_CHUNK, "_budget": _budget, "_def": _def, "_big": _big, "_chunks": _chunks, "_counted": _counted,
-    "_FUSE_REAL": frozenset({v.PList, v.PVector, v.MapEntry, list, tuple}), "_grown": _grown,
-    "_SEQ_OK": frozenset({v.PList, v.PVector, v.MapEntry, list, tuple, v.LazySeq}), "_fused_seq": _fused_seq,
+    "_FUSE_REAL": frozenset({v.PList, v.PVector, v.MapEntry, list, tuple, v.Table}), "_grown": _grown,
+    "_SEQ_OK": frozenset({v.PList, v.PVector, v.MapEntry, list, tuple, v.LazySeq, v.Table}), "_fused_seq": _fused_seq,
     "_lazy_for": _lazy_for, "_seq_chunks": _seq_chunks, "_unbounded": unbounded, "_map_of": v.map_of, "_ABSENT": _NoValue(),
     "_KEYT": frozenset({str, int, float, bool, type(None), v.Keyword}), "_as_key": v.as_key,
     # maps and vectors a transient reduce may rebuild (a sorted map keeps its own order: not these)

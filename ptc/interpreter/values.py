@@ -33,6 +33,7 @@ from pyrsistent import pvector
 from .errors import PTCError, runtime_error
 from .lazy import LazySeq
 from .sorted import SortedMap, SortedSet
+from .table import Row, Table
 
 SMALL = 16  # maps/sets with at most this many entries are plain frozen dicts/sets
 
@@ -264,7 +265,7 @@ class HMap:
 
 EMPTY_MAP = FMap()
 PTC_MAP_TYPES = (FMap, HMap)
-MAP_TYPES = (FMap, HMap, dict, SortedMap)  # dict: host data (see host_key)
+MAP_TYPES = (FMap, HMap, dict, SortedMap, Row)  # dict: host data (see host_key); Row: a table's row
 
 
 def make_map(pairs: Iterable[tuple[Any, Any]] | dict[Any, Any]) -> FMap | HMap:
@@ -289,7 +290,7 @@ def assoc(m: Any, k: Any, v: Any) -> FMap | HMap:
     """(assoc m k v) for any map; a host dict gives a new PTC map and stays unchanged."""
     if type(k) not in _SCALAR_KEYS and type(k) is not Keyword:
         k = as_key(k)
-    if type(m) is dict:
+    if type(m) is dict or type(m) is Row:
         m = pmap(m)
     elif type(m) is SortedMap:
         return m.assoc(k, v)
@@ -311,7 +312,7 @@ def dissoc(m: Any, k: Any) -> FMap | HMap:
         return m
     if type(m) is SortedMap:
         return m.dissoc(k)
-    if type(m) is dict:
+    if type(m) is dict or type(m) is Row:
         m = pmap(m)
     if type(m) is FMap:
         n = FMap(m)
@@ -349,6 +350,8 @@ def map_get(m: Any, k: Any, default: Any = None) -> Any:
 def pmap(m: Any) -> FMap | HMap:
     """A PTC map with the entries of map m: a host dict is converted one level deep (its keys
     read as keywords, its values left as they are), anything else is returned as it is."""
+    if type(m) is Row:
+        return map_of(m.as_dict())
     if type(m) is not dict:
         return m  # type: ignore[no-any-return]
     if len(m) > 4096:
@@ -507,7 +510,7 @@ def _canon(x: Any, memo: dict[int, tuple[int, Any]], bound: int, depth_left: int
         raise limit_error("max_key_depth", CURRENT.limits.max_key_depth,
                           "a collection nested too deeply to use as a key or set member")
     total = 1
-    changed = t in _HOST_TYPES or t is LazySeq
+    changed = t in _HOST_TYPES or t is LazySeq or t is Row or t is Table
     out: list[Any] = []
     if t in MAP_TYPES:
         for k, v in (map_items(x) if t is dict else x.items()):
@@ -592,7 +595,7 @@ def set_disj(s: Any, x: Any) -> FSet | HSet:
 
 
 PTC_VECTOR_TYPES = (PVector, MapEntry)
-VECTOR_TYPES = (PVector, MapEntry, list, tuple)  # list, tuple: host data
+VECTOR_TYPES = (PVector, MapEntry, list, tuple, Table)  # list, tuple: host data; Table: columnar rows
 
 
 def vec(items: Iterable[Any]) -> Any:
@@ -605,10 +608,10 @@ def pvec(x: Any) -> Any:
 
 
 SEQ_TYPES = (PList, LazySeq)
-SEQUENTIAL_TYPES = (PList, PVector, MapEntry, LazySeq, list, tuple)
+SEQUENTIAL_TYPES = (PList, PVector, MapEntry, LazySeq, list, tuple, Table)
 _HOST_TYPES = frozenset({dict, list, tuple, set, frozenset})
 _KEYED_COLLS = frozenset({PList, PVector, MapEntry, FMap, HMap, FSet, HSet, LazySeq, SortedMap,
-                          SortedSet}) | _HOST_TYPES
+                          SortedSet, Table, Row}) | _HOST_TYPES
 
 
 class Regex:
@@ -675,7 +678,7 @@ def lookup(m: Any, k: Any, default: Any = None) -> Any:
         return map_get(m, as_key(k), default)
     if type(k) not in _PLAIN_KEY_TYPES:
         k = as_key(k)
-    if t is FMap or t is HMap or t is SortedMap:
+    if t is FMap or t is HMap or t is SortedMap or t is Row:
         return m.get(k, default)
     if m is None:
         return default
@@ -695,7 +698,7 @@ def contains_key(m: Any, k: Any) -> bool:
     if type(k) not in _PLAIN_KEY_TYPES:
         k = as_key(k)
     t = type(m)
-    if t is FMap or t is HMap or t is SortedMap:
+    if t is FMap or t is HMap or t is SortedMap or t is Row:
         return k in m
     if t is dict:
         return map_get(m, k, _MISSING) is not _MISSING
@@ -793,7 +796,7 @@ def equals(a: Any, b: Any) -> bool:
     return bool(a == b) if ta is tb else False
 
 
-_SEQ_EQ = (PList, PVector, MapEntry, LazySeq, list, tuple)
+_SEQ_EQ = (PList, PVector, MapEntry, LazySeq, list, tuple, Table)
 _walk = [0]
 
 
@@ -848,10 +851,12 @@ _TYPE_NAMES: dict[type, str] = {
     frozenset: "set",
     SortedMap: "map",
     SortedSet: "set",
+    Row: "map",
+    Table: "vector",
 }
 _KNOWN = frozenset(_TYPE_NAMES) | {type(None)}
 _COUNTED = frozenset({str, PList, MapEntry, PVector, LazySeq, FMap, HMap, FSet, HSet, SortedMap,
-                      SortedSet}) | _HOST_TYPES
+                      SortedSet, Table, Row}) | _HOST_TYPES
 
 
 def short(x: Any, limit: int = 40) -> str:
@@ -887,6 +892,11 @@ def from_python(x: Any, where: str = "value") -> Any:
         return frozenset(x)
     if hasattr(x, "model_dump") and not isinstance(x, type):  # pydantic models become maps
         return x.model_dump(mode="json")
+    from ..data.sources import as_arrow  # DataFrames, Arrow and DuckDB objects become tables
+
+    arrow = as_arrow(x, where)
+    if arrow is not None:
+        return Table(arrow)
     raise PTCError(
         "tool" if where.startswith("tool") else "runtime",
         f"{where}: cannot convert a Python {t.__name__} into a PTC value",
@@ -896,7 +906,7 @@ def from_python(x: Any, where: str = "value") -> Any:
 
 _JSON_HINT = "tools and data must use JSON-like values: dict, list, str, int, float, bool, None"
 _PTC_TYPES = frozenset({Keyword, Symbol, PList, MapEntry, PVector, FMap, HMap, FSet, HSet, LazySeq, Regex,
-                        SortedMap, SortedSet})
+                        SortedMap, SortedSet, Table, Row})
 _ENTERS = _PTC_TYPES | _HOST_TYPES | _SCALAR_KEYS
 
 
@@ -999,7 +1009,7 @@ def _to_python(v: Any, budget: list[int]) -> Any:
         _spend(budget, len(v))
         return {(k if type(k) is str else _key_to_python(host_key(k))): _to_python(x, budget)
                 for k, x in v.items()}
-    if t is FMap or t is HMap or t is SortedMap:
+    if t is FMap or t is HMap or t is SortedMap or t is Row:
         _spend(budget, len(v))
         return {_key_to_python(k): _to_python(x, budget) for k, x in v.items()}
     if t in SET_TYPES or t in _LISTED:
@@ -1016,7 +1026,7 @@ def _to_python(v: Any, budget: list[int]) -> Any:
     raise foreign_error(v)
 
 
-_LISTED = frozenset({PList, PVector, MapEntry, list, tuple})
+_LISTED = frozenset({PList, PVector, MapEntry, list, tuple, Table})
 
 
 def _key_to_python(k: Any) -> Any:
@@ -1063,7 +1073,9 @@ def iter_seq(x: Any, who: str = "seq") -> Iterable[Any]:
         return x
     if x is None:
         return ()
-    if t is FMap or t is HMap or t is SortedMap:
+    if t is Table:
+        return x
+    if t is FMap or t is HMap or t is SortedMap or t is Row:
         return (MapEntry(kv) for kv in x.items())
     if t is dict:
         return (MapEntry((host_key(k), v)) for k, v in x.items())

@@ -61,6 +61,7 @@ from ..values import (
     SET_TYPES,
     VECTOR_TYPES,
 )
+from ..table import Row, Table
 from ..values import assoc as _massoc
 from ..values import dissoc as _mdissoc
 
@@ -240,7 +241,7 @@ def _conj1(coll: Any, x: Any) -> Any:
         if n > _BIG and (n & 1023) == 0:
             _guard(n + 1)
         return coll.append(x)
-    if t is list or t is tuple:
+    if t is list or t is tuple or t is Table:
         _big(len(coll) + 1, "conj")
         return pvector(coll).append(x)
     if t in _MAPS:
@@ -282,7 +283,7 @@ def conj(*args: Any) -> Any:
     if len(args) == 1:
         return coll
     t = type(coll)
-    if t is PVector or t is list or t is tuple:
+    if t is PVector or t is list or t is tuple or t is Table:
         _guard(len(coll) + len(args) - 1)
         return pvec(coll).extend(args[1:])
     for x in args[1:]:
@@ -312,7 +313,7 @@ def _into(to: Any, items: Any, who: str = "into") -> Any:
     n = _count_or0(items)  # realized input: refuse oversize results before building them
     if n > _BIG:
         context.check_size(n + _count_or0(to), who)
-    if t is PVector or t is list or t is tuple:
+    if t is PVector or t is list or t is tuple or t is Table:
         if items is None:
             return to
         r = pvec(to).extend(iter_all(items, who))
@@ -381,7 +382,7 @@ def into(*args: Any) -> Any:
 
 def _assoc1(m: Any, k: Any, v: Any) -> Any:
     t = type(m)
-    if t is FMap or t is dict or t is SortedMap:
+    if t is FMap or t is dict or t is SortedMap or t is Row:
         return _massoc(m, k, v)
     if t is HMap:
         r = m.set(as_key(k), v)
@@ -466,7 +467,7 @@ def dissoc(m: Any, *ks: Any) -> Any:
 
 def _update1(m: Any, k: Any, f: Any, args: tuple[Any, ...]) -> Any:
     t = type(m)
-    if t is dict:
+    if t is dict or t is Row:
         m = pmap(m)
         t = type(m)
     if t is SortedMap:

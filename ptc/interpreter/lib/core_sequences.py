@@ -27,6 +27,7 @@ from .. import context
 from ..errors import runtime_error
 from ..lazy import CHUNK, Chunks, Ints, Items, Mapped, chunks_of as _chunks_of, source_of, unbounded, view
 from ..registry import builtin
+from ..table import Table
 from ..values import (
     as_key,
     lookup,
@@ -78,8 +79,8 @@ _islice = itertools.islice
 _chain = itertools.chain
 
 _SEQUENTIAL_SUM = sys.version_info < (3, 12)  # builtin sum adds floats one after another
-_REAL = frozenset({PList, PVector, MapEntry, list, tuple})  # realized, indexable, len() known
-_SEQUENTIAL = frozenset({PList, PVector, MapEntry, LazySeq, list, tuple})
+_REAL = frozenset({PList, PVector, MapEntry, list, tuple, Table})  # realized, indexable, len() known
+_SEQUENTIAL = frozenset({PList, PVector, MapEntry, LazySeq, list, tuple, Table})
 _CHUNK = 1 << 16
 
 
@@ -162,6 +163,10 @@ def _clamp(n: int) -> int:
 def kw_values(k: Keyword, rows: Any) -> list[Any]:
     """[(k row) for row in rows] without a Python call per map row (the same result as
     `lookup`): one dict probe per host or small PTC map."""
+    if type(rows) is Table:  # a whole column at once, converted by Arrow
+        if len(rows) > 4096:
+            context.check_size(len(rows), "sequence")
+        return rows.values_of(k)
     hk = k.hk
     return [r.get(hk) if type(r) is _dict else (r.get(k) if type(r) is FMap else lookup(r, k)) for r in rows]
 
@@ -1050,6 +1055,8 @@ def sort(a: Any, b: Any = _NO) -> PList:
         comp, coll = _NO, a
     else:
         comp, coll = a, b
+    if type(coll) is Table:  # sorting builds a collection as large as the table
+        context.check_size(len(coll), "sort")
     items = list(_items(coll, "sort"))
     return _sorted(items, None, comp, "sort")
 
@@ -1064,6 +1071,8 @@ def sort_by(keyfn: Any, a: Any, b: Any = _NO) -> PList:
     else:
         comp, coll = a, b
     keyfn = as_fn(keyfn, "sort-by")
+    if type(coll) is Table:  # sorting builds a collection as large as the table
+        context.check_size(len(coll), "sort-by")
     items = _items(coll, "sort-by")
     keys = kw_values(keyfn, items) if type(keyfn) is Keyword else list(_pymap(keyfn, items))
     return _sorted(list(items), keys, comp, "sort-by")

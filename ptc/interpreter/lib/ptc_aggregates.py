@@ -31,6 +31,7 @@ from typing import Any, Callable
 from .. import context
 from ..errors import PTCError, runtime_error
 from ..registry import builtin
+from ..table import Table
 from ..values import (
     MAP_TYPES,
     SET_TYPES,
@@ -85,7 +86,7 @@ def _values(key: Any, rows: Any, who: str) -> list[Any]:
 
 def _rows(coll: Any, who: str) -> Any:
     t = type(coll)
-    if t is PVector or t is PList or t is list or t is tuple:
+    if t is PVector or t is PList or t is list or t is tuple or t is Table:
         return coll
     if t is LazySeq:
         return coll.realize()

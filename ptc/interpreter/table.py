@@ -1,0 +1,328 @@
+"""Tables: columnar data (a pyarrow.Table) that programs see as a vector of row maps.
+
+A `Table` is a read-only PTC vector whose items are `Row`s, read-only PTC maps over one row.
+Nothing is converted when a table enters a run: `count` is the table's row count, and a block
+of 65,536 cells of a column becomes Python values (cached on the table) the first time a
+program reads a cell of that block. Rows are tiny views (the table and an index), so a program
+that touches a few rows of a 10-million-row table converts a few blocks. Every write (`assoc`,
+`conj`, `into`...) returns a new PTC collection; the caller's table never changes.
+
+Column names follow the JSON key rule (`host_key`): a name that is a keyword name is read as
+that keyword (`amount` -> `:amount`), any other stays a string (`"unit price"`).
+
+Cell values as PTC values: nulls are nil, integers/floats/strings/booleans as themselves,
+date32/date64 cells are dates (`datetime.date`), timestamps date-times (`datetime.datetime`,
+UTC-aware when the column has a time zone), durations `datetime.timedelta`, decimals floats,
+times of day their ISO text, binary cells their base64 text, structs maps, lists vectors and
+Arrow maps maps. pyarrow is imported only by the code that made the table.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime
+import decimal
+import itertools
+from typing import Any, Iterator
+
+SHIFT = 16  # cells are converted in blocks of 2**SHIFT rows
+MASK = (1 << SHIFT) - 1
+
+
+
+class Table:
+    """A PTC vector of row maps over a pyarrow.Table (never mutated)."""
+
+    __slots__ = ("arrow", "_n", "_names", "_keys", "_index", "_blocks")
+
+    def __init__(self, arrow: Any) -> None:
+        from .values import host_key  # values imports this module: no import at the top
+
+        self.arrow = arrow
+        self._n: int = arrow.num_rows
+        names = list(arrow.column_names)
+        self._names: tuple[str, ...] = tuple(names)
+        self._keys: tuple[Any, ...] = tuple(host_key(n) for n in names)  # PTC keys, column order
+        self._index: dict[Any, int] = {}  # PTC key -> column position (first of equal names wins)
+        for i, k in enumerate(self._keys):
+            self._index.setdefault(k, i)
+        nblocks = (self._n + MASK) >> SHIFT
+        self._blocks: list[list[list[Any] | None]] = [[None] * nblocks for _ in names]
+
+    # -- the vector protocol (what builtins use on a host list) --------------------------
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, i: Any) -> Any:
+        if type(i) is slice:
+            start, stop, step = i.indices(self._n)
+            if step == 1:
+                return Table(self.arrow.slice(start, max(0, stop - start)))
+            return [Row(self, j) for j in range(start, stop, step)]
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError(i)
+        return Row(self, i)
+
+    def __iter__(self) -> Iterator["Row"]:
+        return map(Row, itertools.repeat(self, self._n), range(self._n))
+
+    def __reversed__(self) -> Iterator["Row"]:
+        return map(Row, itertools.repeat(self, self._n), range(self._n - 1, -1, -1))
+
+    def __bool__(self) -> bool:
+        return self._n > 0
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Table, (self.arrow,))
+
+    def __repr__(self) -> str:
+        return f"<Table {self._n} rows x {len(self._names)} columns>"
+
+    # -- columns ---------------------------------------------------------------------------
+
+    @property
+    def keys(self) -> tuple[Any, ...]:
+        """The PTC keys of the columns, in column order."""
+        return self._keys
+
+    def block(self, pos: int, b: int) -> list[Any]:
+        """Block b of column `pos` as PTC values (converted once, then cached)."""
+        blk = self._blocks[pos][b]
+        if blk is None:
+            from .context import check_deadline
+
+            check_deadline()
+            blk = column_values(self.arrow.column(pos).slice(b << SHIFT, 1 << SHIFT))
+            self._blocks[pos][b] = blk
+        return blk
+
+    def values_of(self, key: Any) -> list[Any]:
+        """(key row) for every row, as one list (nil for a key no column has)."""
+        pos = self._index.get(key)
+        if pos is None:
+            return [None] * self._n
+        blocks = self._blocks[pos]
+        if all(b is not None for b in blocks):
+            return [x for b in blocks for x in b]  # type: ignore[union-attr]
+        from .context import check_deadline
+
+        check_deadline()
+        return column_values(self.arrow.column(pos))
+
+    def cell(self, pos: int, i: int) -> Any:
+        blk = self._blocks[pos][i >> SHIFT]
+        if blk is None:
+            blk = self.block(pos, i >> SHIFT)
+        return blk[i & MASK]
+
+    def schema_text(self) -> str:
+        """`name type, ...` of the columns (what a prompt shows of a table)."""
+        return ", ".join(f"{_key_text(k)} {arrow_type_label(t)}"
+                         for k, t in zip(self._keys, self.arrow.schema.types))
+
+
+class Row:
+    """A read-only PTC map over row `i` of a Table: keys are the table's column keys."""
+
+    __slots__ = ("t", "i")
+
+    def __init__(self, t: Table, i: int) -> None:
+        self.t = t
+        self.i = i
+
+    def get(self, k: Any, default: Any = None) -> Any:
+        t = self.t
+        pos = t._index.get(k)
+        if pos is None:
+            return default
+        i = self.i
+        blk = t._blocks[pos][i >> SHIFT]
+        if blk is None:
+            blk = t.block(pos, i >> SHIFT)
+        return blk[i & MASK]
+
+    def __getitem__(self, k: Any) -> Any:
+        pos = self.t._index.get(k)
+        if pos is None:
+            raise KeyError(k)
+        return self.t.cell(pos, self.i)
+
+    def __contains__(self, k: object) -> bool:
+        return k in self.t._index
+
+    def __len__(self) -> int:
+        return len(self.t._index)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.t._index)
+
+    def keys(self) -> Any:
+        return self.t._index.keys()
+
+    def values(self) -> list[Any]:
+        cell, i = self.t.cell, self.i
+        return [cell(p, i) for p in self.t._index.values()]
+
+    def items(self) -> list[tuple[Any, Any]]:
+        cell, i = self.t.cell, self.i
+        return [(k, cell(p, i)) for k, p in self.t._index.items()]
+
+    def as_dict(self) -> dict[Any, Any]:
+        """The row's entries as a fresh dict with PTC keys (what a write starts from)."""
+        return dict(self.items())
+
+    def __call__(self, k: Any, default: Any = None) -> Any:
+        from .values import lookup
+
+        return lookup(self, k, default)
+
+    def __eq__(self, other: object) -> bool:
+        from .values import equals
+
+        return equals(self, other)
+
+    def __hash__(self) -> int:
+        from .values import as_key
+
+        return hash(as_key(self))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        from .values import map_of
+
+        return (map_of, (self.as_dict(),))
+
+    def __repr__(self) -> str:
+        from .printer import pr_str
+
+        return pr_str(self)
+
+
+def _key_text(k: Any) -> str:
+    from .values import Keyword
+
+    if type(k) is Keyword:
+        return f":{k.name}"
+    from .printer import pr_str
+
+    return pr_str(k)
+
+
+# -- Arrow cells as PTC values -------------------------------------------------------------
+
+
+def column_values(chunked: Any) -> list[Any]:
+    """A pyarrow ChunkedArray as a list of PTC values (see the module docstring for the rules)."""
+    import pyarrow as pa
+    import pyarrow.types as pt
+
+    t = chunked.type
+    if pt.is_dictionary(t):
+        chunked = chunked.cast(t.value_type)
+        t = t.value_type
+    if (pt.is_integer(t) or pt.is_floating(t)) and chunked.null_count == 0 and not pt.is_float16(t):
+        out: list[Any] = []
+        for chunk in chunked.chunks:
+            out.extend(chunk.to_numpy(zero_copy_only=False).tolist())
+        return out
+    if pt.is_decimal(t):
+        return chunked.cast(pa.float64()).to_pylist()
+    values = chunked.to_pylist()
+    if _plain(t):
+        return values
+    fix = _converter(t)
+    return [None if x is None else fix(x) for x in values]
+
+
+def _plain(t: Any) -> bool:
+    """True when to_pylist already gives PTC values for this type (no walk needed)."""
+    import pyarrow.types as pt
+
+    return bool(pt.is_integer(t) or pt.is_floating(t) or pt.is_string(t) or pt.is_large_string(t)
+                or pt.is_boolean(t) or pt.is_null(t) or pt.is_date(t) or pt.is_duration(t)
+                or (pt.is_timestamp(t)))
+
+
+def _converter(t: Any) -> Any:
+    """A function making one non-null to_pylist cell of Arrow type t a PTC value."""
+    import pyarrow.types as pt
+
+    if _plain(t):
+        return _same
+    if pt.is_binary(t) or pt.is_large_binary(t) or pt.is_fixed_size_binary(t):
+        return _binary_text
+    if pt.is_decimal(t):
+        return float
+    if pt.is_time(t):
+        return _iso
+    if pt.is_struct(t):
+        fields = [(t.field(i).name, _converter(t.field(i).type)) for i in range(t.num_fields)]
+        return lambda d: {name: (None if d[name] is None else f(d[name])) for name, f in fields}
+    if pt.is_map(t):
+        fk, fv = _converter(t.key_type), _converter(t.item_type)
+        return lambda pairs: {fk(k): (None if x is None else fv(x)) for k, x in pairs}
+    if pt.is_list(t) or pt.is_large_list(t) or pt.is_fixed_size_list(t):
+        f = _converter(t.value_type)
+        return lambda xs: [None if x is None else f(x) for x in xs]
+    return _fallback
+
+
+def _same(x: Any) -> Any:
+    return x
+
+
+def _binary_text(b: bytes) -> str:
+    return base64.b64encode(b).decode("ascii")
+
+
+def _iso(x: Any) -> str:
+    return x.isoformat()
+
+
+def _fallback(x: Any) -> Any:
+    """A cell of a type with no PTC counterpart: its text."""
+    if isinstance(x, decimal.Decimal):
+        return float(x)
+    if isinstance(x, (datetime.date, datetime.timedelta)):
+        return x
+    if isinstance(x, (str, int, float, bool)):
+        return x
+    return str(x)
+
+
+def arrow_type_label(t: Any) -> str:
+    """A short PTC-flavoured name for an Arrow type: int, float, string, bool, date, ..."""
+    import pyarrow.types as pt
+
+    if pt.is_dictionary(t):
+        return arrow_type_label(t.value_type)
+    if pt.is_boolean(t):
+        return "bool"
+    if pt.is_integer(t):
+        return "int"
+    if pt.is_floating(t) or pt.is_decimal(t):
+        return "float"
+    if pt.is_string(t) or pt.is_large_string(t):
+        return "string"
+    if pt.is_date(t):
+        return "date"
+    if pt.is_timestamp(t):
+        return "datetime"
+    if pt.is_duration(t):
+        return "duration"
+    if pt.is_time(t):
+        return "time (string)"
+    if pt.is_binary(t) or pt.is_large_binary(t) or pt.is_fixed_size_binary(t):
+        return "binary (base64 string)"
+    if pt.is_struct(t) or pt.is_map(t):
+        return "map"
+    if pt.is_list(t) or pt.is_large_list(t) or pt.is_fixed_size_list(t):
+        return f"[{arrow_type_label(t.value_type)}]"
+    if pt.is_null(t):
+        return "nil"
+    return str(t)
+
+
+__all__ = ["Table", "Row", "column_values", "arrow_type_label"]
