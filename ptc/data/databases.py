@@ -58,12 +58,13 @@ def read_duckdb(path: Path, part: str | None) -> Any:
 
 
 def _duckdb_rows(con: Any, sql: str) -> Any:
-    result = con.execute(sql)
+    relation = con.sql(sql)
+    if relation is None:  # a statement that returns no rows
+        raise DataFileError(f"{sql!r} returns no rows: give a SELECT")
     if has_pyarrow():
-        to_arrow = getattr(result, "to_arrow_table", None) or result.fetch_arrow_table  # duckdb >= 1.4 / older
+        to_arrow = getattr(relation, "to_arrow_table", None) or relation.arrow  # duckdb >= 1.4 / older
         return to_arrow()
-    columns = [d[0] for d in result.description or ()]
-    return [dict(zip(columns, row)) for row in result.fetchall()]
+    return [dict(zip(relation.columns, row)) for row in relation.fetchall()]
 
 
 def _check_table(path: Path, name: str, names: list[str]) -> None:

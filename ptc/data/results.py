@@ -21,8 +21,11 @@ def rows_of(value: Any) -> list[dict[str, Any]] | None:
     """The rows of a vector (or seq) of maps as plain Python, or None when the value is something else.
 
     Rows are converted one at a time, so a long result is not refused by to_python's size cap."""
+    from ptc.interpreter.table import Table
     from ptc.interpreter.values import MAP_TYPES, SEQUENTIAL_TYPES, to_python
 
+    if type(value) is Table:  # still columnar: Arrow converts it in one pass
+        return value.arrow.to_pylist()  # type: ignore[no-any-return]
     if not isinstance(value, SEQUENTIAL_TYPES):
         return None
     rows = list(value.realize() if hasattr(value, "realize") else value)
@@ -40,7 +43,11 @@ def _rows(value: Any) -> list[dict[str, Any]]:
 
 def to_arrow(value: Any) -> Any:
     """A vector of maps (a run's value, or its `ptc.to_python` form) as a pyarrow Table, one column per key."""
+    from ptc.interpreter.table import Table
+
     pa = require("pyarrow", "converting results to Arrow")
+    if type(value) is Table:  # a table the program passed through (or sliced): no conversion
+        return value.arrow
     rows = _rows(value)
     try:
         return table_from_rows(rows)
@@ -61,20 +68,22 @@ def write_table(value: Any, path: str | os.PathLike[str]) -> int:
     if suffix not in WRITERS:
         raise DataFileError(f"{out}: cannot write {suffix or 'a file without a suffix'}; give a "
                             f"{', '.join(WRITERS)} file")
-    rows = _rows(value)
     try:
+        if suffix == ".parquet":
+            parquet = require("pyarrow.parquet", "writing Parquet")
+            table = to_arrow(value)
+            parquet.write_table(table, out)
+            return int(table.num_rows)
+        rows = _rows(value)
         if suffix == ".jsonl":
             with out.open("w", encoding="utf-8") as fh:
                 for row in rows:
-                    fh.write(json.dumps(row, ensure_ascii=False) + "\n")
-        elif suffix == ".csv":
-            _write_csv(rows, out)
+                    fh.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")  # dates: ISO text
         else:
-            parquet = require("pyarrow.parquet", "writing Parquet")
-            parquet.write_table(to_arrow(rows), out)
+            _write_csv(rows, out)
+        return len(rows)
     except OSError as e:
         raise DataFileError(f"cannot write {out}: {e.strerror or e}") from None
-    return len(rows)
 
 
 def _write_csv(rows: list[dict[str, Any]], out: Path) -> None:
@@ -94,7 +103,7 @@ def _cell(v: Any) -> Any:
     if v is True or v is False:
         return "true" if v else "false"
     if isinstance(v, (dict, list)):
-        return json.dumps(v, ensure_ascii=False)
+        return json.dumps(v, ensure_ascii=False, default=str)
     return v
 
 
