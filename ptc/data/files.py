@@ -95,12 +95,11 @@ def _is_rows(value: Any) -> bool:
 
 
 def parse_spec(spec: str) -> tuple[str | None, str, str | None]:
-    """`[NAME=]FILE[#PART]` -> (name or None, file, part or None)."""
-    head, part = split_part(spec)
-    name, sep, file = head.partition("=")
-    if not sep or not NAME.match(name) or not file:
-        return None, head, part
-    return name, file, part
+    """`[NAME=]FILE[#PART]` -> (name or None, file, part or None). A file that exists as spelled is never split."""
+    name, sep, rest = spec.partition("=")
+    if not sep or not NAME.match(name) or not rest or os.path.exists(spec):
+        return (None, *split_part(spec))
+    return (name, *split_part(rest))
 
 
 def split_part(spec: str) -> tuple[str, str | None]:
