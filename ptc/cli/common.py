@@ -296,12 +296,12 @@ def load_tools(specs: tuple[str, ...]) -> list[Any]:
         try:
             obj = getattr(importlib.import_module(module_name), attr)
         except (ImportError, AttributeError) as e:
-            raise click.BadParameter(f"cannot load {spec}: {e}", param_hint="--tools") from e
+            raise FileError(f"--tools: cannot load {spec}: {e}") from None
         except SyntaxError as e:  # a broken file: binary, not UTF-8, not Python
             where = f"{e.filename}, line {e.lineno}" if e.lineno else e.filename
-            raise FileError(f"--tools {spec}: cannot load {where}: {e.msg}") from None
+            raise FileError(f"--tools: cannot load {spec}: {where}: {e.msg}") from None
         except Exception as e:  # the module raised while it was imported
-            raise FileError(f"--tools {spec}: importing {module_name} raised {type(e).__name__}: {e}") from None
+            raise FileError(f"--tools: cannot load {spec}: importing {module_name} raised {type(e).__name__}: {e}") from None
         if callable(obj) and not hasattr(obj, "invoke") and getattr(obj, "__name__", "").endswith("_tools"):
             obj = obj()
         out.extend(obj if isinstance(obj, (list, tuple)) else [obj])

@@ -46,7 +46,7 @@ def eval_cmd(expression: str, data_specs: tuple[str, ...], as_json: bool, output
 
 
 @click.command("run", epilog=RUN_EPILOG)
-@click.argument("program", metavar="PROGRAM", type=click.Path(dir_okay=False, allow_dash=True, path_type=str))
+@click.argument("program", metavar="PROGRAM")
 @data_option
 @json_option
 @output_option

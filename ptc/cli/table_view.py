@@ -6,6 +6,7 @@ Only the first rows are converted and shown, so a result of millions of rows pri
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 MAX_ROWS = 40
@@ -43,7 +44,7 @@ def print_table(rows: list[dict[Any, Any]], total: int) -> None:
         view.add_column(str(key), justify="right" if numeric else "left", overflow="fold")
     for row in rows:
         view.add_row(*(_cell(row[key]) if key in row else "" for key in columns))
-    console = Console(file=click.get_text_stream("stdout"), highlight=False, soft_wrap=False)
+    console = Console(file=sys.stdout, highlight=False, soft_wrap=False)
     console.print(view)
     more = f" (first {len(rows)} shown; --output FILE writes them all)" if total > len(rows) else ""
     click.echo(f"{total} row{'s' if total != 1 else ''}{more}")

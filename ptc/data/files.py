@@ -231,18 +231,25 @@ def _read_csv_arrow(path: Path, delimiter: str) -> Any:
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
+    block = pacsv.ReadOptions().block_size
+
     def read(column_types: dict[str, Any]) -> Any:
         convert = pacsv.ConvertOptions(null_values=[""], strings_can_be_null=True, true_values=list(TRUE),
                                        false_values=list(FALSE), column_types=column_types)
-        return pacsv.read_csv(path, parse_options=pacsv.ParseOptions(delimiter=delimiter),
-                              convert_options=convert)
+        return pacsv.read_csv(path, read_options=pacsv.ReadOptions(block_size=block),
+                              parse_options=pacsv.ParseOptions(delimiter=delimiter), convert_options=convert)
 
     try:
         result = read({})
     except pa.ArrowInvalid as e:
         if "invalid UTF8" in str(e):
             raise DataFileError(f"{path} is not UTF-8 text; save it as UTF-8") from None
-        raise
+        if "straddl" not in str(e):
+            raise
+        block = min(path.stat().st_size + 1, 2**31 - 1)  # a row longer than a block: one block for the file
+        result = read({})
+    if any(pa.types.is_binary(f.type) or pa.types.is_large_binary(f.type) for f in result.schema):
+        raise DataFileError(f"{path} is not UTF-8 text; save it as UTF-8")  # pyarrow reads such cells as bytes
     temporal = {f.name: pa.string() for f in result.schema if pa.types.is_temporal(f.type)}
     return read(temporal) if temporal else result
 
