@@ -15,6 +15,7 @@ from .turns_view import progress_printer
 EPILOG = """\b
 Examples:
   ptc agent "Which region has the most revenue?" --data orders.json --model openai/gpt-4o-mini
+  ptc agent "Top 3 customers by revenue?" --data sales.csv --data shop.db --model openai/gpt-4o-mini
   ptc agent "Email the top 3 customers" --tools ptc.examples.tools:analysis_tools --compression
   ptc agent "..." --data orders.json --compression append --prompt compact  # cheapest under caching
   ptc agent "..." --data orders.json --replay run.jsonl     # answers from a recorded cassette

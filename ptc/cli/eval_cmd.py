@@ -18,6 +18,8 @@ Examples:
       30
   ptc eval --json '{:a [1 2]}'
       {"value": {"a": [1, 2]}, "prints": []}
+  ptc eval '(filter #(> (:amount %) 100) data/sales)' --data sales.csv --output big.parquet
+  ptc eval '(count data/orders)' --data shop.db --data q=book.xlsx#Q3
 """
 
 RUN_EPILOG = """\b
@@ -25,6 +27,7 @@ Examples:
   ptc run examples/cli/orders.clj --data examples/cli/orders.json
   echo '(* 6 7)' | ptc run -
   ptc run prog.clj --data data.json --json --timeout 5
+  ptc run report.clj --data sales=exports/2026.parquet --output report.csv
 """
 
 
