@@ -214,14 +214,19 @@ def _read_jsonl(path: Path, part: str | None) -> Any:
 # is nil. Dates stay strings (CSV has no date type; the text is what the file says).
 TRUE = ("true", "True", "TRUE")
 FALSE = ("false", "False", "FALSE")
-INT = re.compile(r"[+-]?\d+\Z")
-FLOAT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\Z")
+# The stdlib reader follows pyarrow's inference: blanks around a number are ignored, an integer
+# has no "+" but may be hexadecimal (0x1F), one outside int64 makes the column floats, and
+# inf / nan (any case) are floats.
+INT = re.compile(r"[ \t]*(-?\d+|0[xX][0-9a-fA-F]+)[ \t]*\Z")
+FLOAT = re.compile(r"[ \t]*[+-]?((\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|inf|infinity|nan)[ \t]*\Z", re.IGNORECASE)
+INT64 = range(-(2**63), 2**63)
 
 
 def _read_csv(path: Path, part: str | None) -> Any:
     delimiter = "\t" if path.suffix.lower() == ".tsv" else ","
-    if b"\x00" in path.open("rb").read(65536):
-        raise DataFileError(f"{path} is a binary file, not CSV text")
+    with path.open("rb") as fh:
+        if b"\x00" in fh.read(65536):
+            raise DataFileError(f"{path} is a binary file, not CSV text")
     if has_pyarrow():
         return _read_csv_arrow(path, delimiter)
     return _read_csv_stdlib(path, delimiter)
@@ -267,8 +272,8 @@ def _read_csv_stdlib(path: Path, delimiter: str) -> list[dict[str, Any]]:
 
 def _typed_column(cells: list[str]) -> list[Any]:
     present = [c for c in cells if c != ""]
-    if present and all(INT.match(c) for c in present):
-        convert: Callable[[str], Any] = int
+    if present and all(INT.match(c) for c in present) and all(_int(c) in INT64 for c in present):
+        convert: Callable[[str], Any] = _int
     elif present and all(FLOAT.match(c) for c in present):
         convert = float
     elif present and all(c in TRUE or c in FALSE for c in present):
@@ -276,6 +281,11 @@ def _typed_column(cells: list[str]) -> list[Any]:
     else:
         convert = str
     return [None if c == "" else convert(c) for c in cells]
+
+
+def _int(cell: str) -> int:
+    text = cell.strip(" \t")
+    return int(text, 16) if text[:2] in ("0x", "0X") else int(text)
 
 
 def _read_parquet(path: Path, part: str | None) -> Any:

@@ -7,6 +7,7 @@ truncated, nested 100,000 deep, huge (3 MB), a directory and a missing file.
 
 from __future__ import annotations
 
+import functools
 import io
 import itertools
 import sys
@@ -21,6 +22,7 @@ BINARY = bytes(range(256)) * 16
 LATIN1 = "name,city\nJos\u00e9,M\u00e1laga\n".encode("latin-1")
 
 
+@functools.lru_cache(maxsize=None)
 def _valid(suffix: str) -> bytes:
     """A small valid file of the format, to truncate."""
     import openpyxl

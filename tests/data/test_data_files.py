@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import sqlite3
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import ptc
 from ptc.data.files import parse_spec
@@ -246,3 +250,27 @@ def test_deep_json_is_refused_not_crashed(tmp_path: Path) -> None:
     with pytest.raises(ptc.DataFileError, match="nested too deeply"):
         ptc.table(tmp_path / "deep.jsonl")
     _ = json  # the stdlib parser is the one that refuses (pyarrow's JSON reader would crash the process)
+
+
+CELLS = st.one_of(
+    st.sampled_from(["", "true", "false", "TRUE", "True", "-0", "+1", "1.", ".5", "1e3", "NA", "007", " 1", "1 ",
+                     "0x1F", "9223372036854775808", "inf", "-INF", "Infinity", "\t2"]),
+    st.text(alphabet="0123456789.-+eExX ", max_size=4),
+    st.text(alphabet='ab ,"\n', max_size=4),
+)
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.integers(1, 3).flatmap(lambda n: st.lists(st.lists(CELLS, min_size=n, max_size=n), min_size=1, max_size=6)))
+def test_the_stdlib_csv_reader_types_columns_as_pyarrow_does(body: list[list[str]]) -> None:
+    """The CSV rule is one rule: the stdlib reader gives the rows pyarrow's reader gives."""
+    pytest.importorskip("pyarrow")
+    from ptc.data import files
+
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "t.csv"
+        with path.open("w", newline="") as fh:
+            writer = csv.writer(fh)
+            writer.writerow([f"c{i}" for i in range(len(body[0]))])
+            writer.writerows(body)
+        assert files._read_csv_arrow(path, ",").to_pylist() == files._read_csv_stdlib(path, ",")
