@@ -68,7 +68,7 @@ def _convert(x: Any, lib: str) -> Any:
             return x.to_arrow()
         return None
     # duckdb: a relation (duckdb.sql(...), con.table(...)) gives its result as Arrow
-    for method in ("fetch_arrow_table", "arrow", "to_arrow_table"):
+    for method in ("to_arrow_table", "fetch_arrow_table", "arrow"):
         fetch = getattr(x, method, None)
         if callable(fetch):
             out = fetch()

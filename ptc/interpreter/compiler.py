@@ -428,7 +428,8 @@ class Compiler:
         else:
             t = fn.tmp()
             bind = f"{t} := {target}"
-        ptc_map = f"{t}.get({k}{dflt}) if type({t}) is _FMap else _lookup({self.mark(node)}{t}, {k}{dflt})"
+        ptc_map = (f"{t}.get({k}{dflt}) if type({t}) is _FMap or type({t}) is _Row "
+                   f"else _lookup({self.mark(node)}{t}, {k}{dflt})")
         if type(key.hk) is not str:  # a name JSON cannot spell: host dicts never hold it
             return f"({t}.get({k}{dflt}) if type({bind}) is _FMap else _lookup({self.mark(node)}{t}, {k}{dflt}))"
         is_dict = self.row_is_dict.get(target)

@@ -700,12 +700,15 @@ class _Server:
         host_end, zygote_end = socket.socketpair()
         paths = [os.path.abspath(p or os.getcwd()) for p in sys.path]
         boot = ("import sys, json; sys.path[:] = json.loads(sys.argv[1]); "
-                "from ptc.interpreter.isolation import _zygote_main; _zygote_main(int(sys.argv[2]))")
+                "from ptc.interpreter.isolation import _zygote_main; _zygote_main(int(sys.argv[2]), sys.argv[3])")
+        # A host that works with tables has pyarrow loaded: its children get it from the zygote's
+        # memory instead of importing it on each run.
+        preload = "pyarrow" if "pyarrow" in sys.modules else ""
         debug = os.environ.get("PTC_ISOLATION_DEBUG") == "1"
         env = {"PATH": os.defpath, "PYTHONUTF8": "1", **({"PTC_ISOLATION_DEBUG": "1"} if debug else {})}
         try:
             self.proc = subprocess.Popen(
-                [sys.executable, "-I", "-c", boot, json.dumps(paths), str(zygote_end.fileno())],
+                [sys.executable, "-I", "-c", boot, json.dumps(paths), str(zygote_end.fileno()), preload],
                 pass_fds=(zygote_end.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                 stderr=None if debug else subprocess.DEVNULL, env=env, cwd="/", start_new_session=True,
             )
@@ -862,11 +865,15 @@ def _warm_up() -> None:
     compile_program.cache_clear()
 
 
-def _zygote_main(ctrl_fd: int) -> None:
+def _zygote_main(ctrl_fd: int, preload: str = "") -> None:
     """Serve fork requests until the host closes the control socket."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     ctrl = socket.socket(fileno=ctrl_fd)
     _warm_up()
+    if preload == "pyarrow":
+        with contextlib.suppress(ImportError):
+            import pyarrow  # noqa: F401
+            import pyarrow.ipc  # noqa: F401
     gc.collect()
     gc.freeze()  # children do not dirty the inherited heap by collecting it
     wake_r, wake_w = os.pipe()

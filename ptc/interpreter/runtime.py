@@ -433,7 +433,7 @@ RT.update({
     "_rest_args": _rest_args, "_plist": _plist,
     "_set_lit": _set_lit, "_map_lit": _map_lit, "_iter": _iter, "_case_key": case_key, "_no_case": _no_case,
     "_arity_error": _arity_error, "_throw": _throw, "_catch": _catch, "_fatal": _fatal, "_Return": _Return, "_Fail": _Fail,
-    "_assoc3": _assoc3, "_conj2": _conj2, "_vec": pvector, "_lookup": v.lookup, "_FMap": v.FMap, "_HMap": v.HMap, "_NUMT": frozenset({int, float}), "_NOVAL": _NoValue(),
+    "_assoc3": _assoc3, "_conj2": _conj2, "_vec": pvector, "_lookup": v.lookup, "_FMap": v.FMap, "_Row": v.Row, "_HMap": v.HMap, "_NUMT": frozenset({int, float}), "_NOVAL": _NoValue(),
     "_U": {}, "_ctx": None, "_Reduced": _reduced_type(),
 })
 

@@ -31,14 +31,20 @@ MASK = (1 << SHIFT) - 1
 
 
 class Table:
-    """A PTC vector of row maps over a pyarrow.Table (never mutated)."""
+    """A PTC vector of row maps over a pyarrow.Table (never mutated).
 
-    __slots__ = ("arrow", "_n", "_names", "_keys", "_index", "_blocks")
+    A slice (`rest`, `subvec`, the chunks a loop reads) is a view of rows [_off, _off + _n) of
+    the same root table, sharing its converted blocks, so reading a table in slices converts
+    each cell once."""
+
+    __slots__ = ("_arrow", "_n", "_off", "_root", "_names", "_keys", "_index", "_blocks")
 
     def __init__(self, arrow: Any) -> None:
         from .values import host_key  # values imports this module: no import at the top
 
-        self.arrow = arrow
+        self._arrow = arrow
+        self._root = self
+        self._off = 0
         self._n: int = arrow.num_rows
         names = list(arrow.column_names)
         self._names: tuple[str, ...] = tuple(names)
@@ -55,22 +61,37 @@ class Table:
         return self._n
 
     def __getitem__(self, i: Any) -> Any:
+        root, off = self._root, self._off
         if type(i) is slice:
             start, stop, step = i.indices(self._n)
             if step == 1:
-                return Table(self.arrow.slice(start, max(0, stop - start)))
-            return [Row(self, j) for j in range(start, stop, step)]
+                return self._view(off + start, max(0, stop - start))
+            return [Row(root, off + j) for j in range(start, stop, step)]
         if i < 0:
             i += self._n
         if not 0 <= i < self._n:
             raise IndexError(i)
-        return Row(self, i)
+        return Row(root, off + i)
+
+    def _view(self, off: int, n: int) -> "Table":
+        root = self._root
+        view = Table.__new__(Table)
+        view._arrow, view._root, view._off, view._n = None, root, off, n
+        view._names, view._keys, view._index, view._blocks = root._names, root._keys, root._index, root._blocks
+        return view
+
+    @property
+    def arrow(self) -> Any:
+        """The pyarrow.Table of these rows (a zero-copy slice for a view)."""
+        if self._arrow is None:
+            self._arrow = self._root._arrow.slice(self._off, self._n)
+        return self._arrow
 
     def __iter__(self) -> Iterator["Row"]:
-        return map(Row, itertools.repeat(self, self._n), range(self._n))
+        return map(Row, itertools.repeat(self._root, self._n), range(self._off, self._off + self._n))
 
     def __reversed__(self) -> Iterator["Row"]:
-        return map(Row, itertools.repeat(self, self._n), range(self._n - 1, -1, -1))
+        return map(Row, itertools.repeat(self._root, self._n), range(self._off + self._n - 1, self._off - 1, -1))
 
     def __bool__(self) -> bool:
         return self._n > 0
@@ -89,13 +110,13 @@ class Table:
         return self._keys
 
     def block(self, pos: int, b: int) -> list[Any]:
-        """Block b of column `pos` as PTC values (converted once, then cached)."""
+        """Block b of column `pos` of the root table as PTC values (converted once, then cached)."""
         blk = self._blocks[pos][b]
         if blk is None:
             from .context import check_deadline
 
             check_deadline()
-            blk = column_values(self.arrow.column(pos).slice(b << SHIFT, 1 << SHIFT))
+            blk = column_values(self._root._arrow.column(pos).slice(b << SHIFT, 1 << SHIFT))
             self._blocks[pos][b] = blk
         return blk
 
@@ -104,9 +125,6 @@ class Table:
         pos = self._index.get(key)
         if pos is None:
             return [None] * self._n
-        blocks = self._blocks[pos]
-        if all(b is not None for b in blocks):
-            return [x for b in blocks for x in b]  # type: ignore[union-attr]
         from .context import check_deadline
 
         check_deadline()

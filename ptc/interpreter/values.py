@@ -556,6 +556,10 @@ def _set_of(s: set[Any] | frozenset[Any]) -> FSet | HSet:
 
 def make_set(items: Iterable[Any]) -> FSet | HSet:
     """A PTC set of these items (collections among them pass through as_key)."""
+    if type(items) is Table and len(items) > 4096:  # a table is read, not realized: bound the set first
+        from .context import check_size
+
+        check_size(len(items), "set")
     items = items if type(items) in (list, tuple, set, frozenset) else list(items)
     if not set(map(type, items)) <= _PLAIN_KEY_TYPES:  # collections inside: bound and convert them
         items = [as_key(i) for i in items]

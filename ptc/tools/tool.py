@@ -47,6 +47,7 @@ from typing import Any, Callable, Iterable, Mapping, overload
 from pydantic import BaseModel, ValidationError
 
 from ptc.interpreter import values as v
+from ptc.data.sources import as_arrow, is_columnar
 from ptc.interpreter.errors import PTCError, suggest
 
 from . import schema as sc
@@ -546,7 +547,7 @@ async def _finish(awaitable: Any, where: str, convert: bool) -> Any:
 # -- results --------------------------------------------------------------------------------
 
 _PTC_TYPES = (v.Keyword, v.Symbol, v.PList, v.MapEntry, v.PVector, v.FMap, v.HMap, v.FSet, v.HSet,
-              v.LazySeq, v.Regex)
+              v.LazySeq, v.Regex, v.Table, v.Row)
 _AS_IS = frozenset({str, int, float, bool, type(None), *_PTC_TYPES})
 _SAMPLE = 64  # values of a map looked at by looks_plain
 
@@ -600,6 +601,8 @@ def plain(x: Any, depth: int = 0) -> Any:
         return x.model_dump(mode="json")
     if isinstance(x, dict):
         return {_plain_key(k): plain(val, depth + 1) for k, val in x.items()}
+    if is_columnar(x):  # a DataFrame, Arrow table or DuckDB relation: a table, read in place
+        return v.Table(as_arrow(x, "tool result"))
     if isinstance(x, (list, tuple)):
         return [plain(i, depth + 1) for i in x]
     if isinstance(x, (set, frozenset)):
