@@ -271,21 +271,29 @@ def _read_csv_stdlib(path: Path, delimiter: str) -> list[dict[str, Any]]:
 
 
 def _typed_column(cells: list[str]) -> list[Any]:
+    """One column's cells by the CSV rule (each cell parsed once for its type, once for its value)."""
     present = [c for c in cells if c != ""]
-    if present and all(INT.match(c) for c in present) and all(_int(c) in INT64 for c in present):
-        convert: Callable[[str], Any] = _int
-    elif present and all(FLOAT.match(c) for c in present):
-        convert = float
-    elif present and all(c in TRUE or c in FALSE for c in present):
-        convert = TRUE.__contains__
-    else:
-        convert = str
-    return [None if c == "" else convert(c) for c in cells]
+    if not present:
+        return [None] * len(cells)
+    values: list[Any] | None = None
+    if all(map(INT.match, present)):
+        values = list(map(_int, present))
+        if min(values) < INT64.start or max(values) >= INT64.stop:
+            values = None  # beyond int64: floats, as pyarrow reads them
+    if values is None and all(map(FLOAT.match, present)):
+        values = list(map(float, present))
+    if values is None and all(c in TRUE or c in FALSE for c in present):
+        values = [c in TRUE for c in present]
+    if values is None:
+        values = present
+    if len(values) == len(cells):
+        return values
+    it = iter(values)
+    return [None if c == "" else next(it) for c in cells]
 
 
 def _int(cell: str) -> int:
-    text = cell.strip(" \t")
-    return int(text, 16) if text[:2] in ("0x", "0X") else int(text)
+    return int(cell, 16) if "x" in cell or "X" in cell else int(cell)  # INT matched: digits or 0x.., blanks
 
 
 def _read_parquet(path: Path, part: str | None) -> Any:
