@@ -256,7 +256,14 @@ def _read_csv_arrow(path: Path, delimiter: str) -> Any:
     if any(pa.types.is_binary(f.type) or pa.types.is_large_binary(f.type) for f in result.schema):
         raise DataFileError(f"{path} is not UTF-8 text; save it as UTF-8")  # pyarrow reads such cells as bytes
     temporal = {f.name: pa.string() for f in result.schema if pa.types.is_temporal(f.type)}
-    return read(temporal) if temporal else result
+    if temporal and all(pa.types.is_date32(f.type) for f in result.schema if f.name in temporal):
+        import pyarrow.compute as compute  # YYYY-MM-DD cells print back as they were (bar blanks around them)
+
+        for i, f in enumerate(result.schema):
+            if f.name in temporal:
+                result = result.set_column(i, f.name, compute.cast(result.column(i), pa.string()))
+        return result
+    return read(temporal) if temporal else result  # times and timestamps: read again as the file spells them
 
 
 def _read_csv_stdlib(path: Path, delimiter: str) -> list[dict[str, Any]]:

@@ -39,6 +39,12 @@ def test_csv_columns_are_typed_the_same_with_and_without_pyarrow(tmp_path: Path,
     assert rows(ptc.table(tmp_path / "sales.tsv")) == CSV_ROWS
 
 
+def test_csv_dates_and_times_stay_the_text_of_the_file(tmp_path: Path, reader: str) -> None:
+    (tmp_path / "t.csv").write_text("d,ts,h\n2026-01-05,2026-01-05T10:00:00,10:30\n2026-12-31,2026-01-06 11:00:00,\n")
+    assert rows(ptc.table(tmp_path / "t.csv")) == [{"d": "2026-01-05", "ts": "2026-01-05T10:00:00", "h": "10:30"},
+                                                    {"d": "2026-12-31", "ts": "2026-01-06 11:00:00", "h": None}]
+
+
 def test_csv_a_column_that_mixes_numbers_and_text_is_text(tmp_path: Path, reader: str) -> None:
     (tmp_path / "m.csv").write_text("code,n\n007,1\nNA,2.0\n")
     assert rows(ptc.table(tmp_path / "m.csv")) == [{"code": "007", "n": 1.0}, {"code": "NA", "n": 2.0}]
