@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import ptc
+from ptc.interpreter.isolation import _vm_size
 
 # Address-space cap for the child: a runaway program must hit MemoryError, never the
 # machine's OOM killer (which would take other processes down with it).
@@ -47,19 +48,11 @@ class Outcome:
         return f"child died without answering ({self.detail}) after {self.elapsed:.2f}s"
 
 
-def _mapped() -> int:
-    """Bytes of address space the process maps already (a child inherits them: thread stacks and
-    allocator arenas of pyarrow, polars or DuckDB used by earlier tests take gigabytes)."""
-    try:
-        with open("/proc/self/statm") as f:
-            return int(f.read().split()[0]) * resource.getpagesize()
-    except (OSError, ValueError, IndexError):
-        return 0
-
-
 def _child(conn: Any, source: Any, kwargs: dict[str, Any], mem: int) -> None:
     try:
-        mem += _mapped()  # `mem` is the program's headroom, on top of what the child starts with
+        # `mem` is the program's headroom on top of what the child inherits mapped (thread stacks and
+        # allocator arenas of pyarrow, polars or DuckDB used by earlier tests take gigabytes)
+        mem += _vm_size()
         resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
     except (ValueError, OSError):  # pragma: no cover - platform without the limit
         pass
