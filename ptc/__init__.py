@@ -36,6 +36,8 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "to_arrow": ("ptc.data.results", "to_arrow"),
     "to_pandas": ("ptc.data.results", "to_pandas"),
     "write_table": ("ptc.data.results", "write_table"),
+    "Chart": ("ptc.charts", "Chart"),
+    "render_chart": ("ptc.charts", "render_chart"),
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]
@@ -54,3 +56,10 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return __all__
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """`%load_ext ptc`: the `%%ptc` cell magic (see ptc.notebook)."""
+    from .notebook import load_ipython_extension as load
+
+    load(ipython)

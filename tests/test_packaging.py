@@ -30,8 +30,9 @@ def test_optional_extras_are_declared() -> None:
 
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     extras = meta["optional-dependencies"]
-    assert {"ray", "otel", "plot", "postgres", "test", "data"} <= set(extras)
+    assert {"ray", "otel", "plot", "postgres", "test", "charts", "notebook", "data"} <= set(extras)
     assert any(d.startswith("pyarrow") for d in extras["data"]) and any(d.startswith("openpyxl") for d in extras["data"])
     core = " ".join(meta["dependencies"])
-    for heavy in ("ray", "matplotlib", "psycopg", "opentelemetry", "pyarrow", "openpyxl", "pandas", "polars", "duckdb"):
+    for heavy in ("ray", "matplotlib", "psycopg", "opentelemetry", "vl-convert", "altair", "ipython", "nbclient",
+                  "pyarrow", "openpyxl", "pandas", "polars", "duckdb"):
         assert heavy not in core  # extras install only what they need

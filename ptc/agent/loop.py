@@ -24,9 +24,9 @@ from ..interpreter.printer import pr_str
 from ..llm.base import LLMError, Messages, Reply, Usage, acomplete, as_llm, complete
 from ..tools.lifetime import arun_scope, run_scope
 from .events import Emitter, Event, EventHandler
-from .response import extract_code
+from .response import parse_reply
 from .signature import Signature
-from .turn import ErrorInfo, ToolCallRecord, Turn
+from .turn import CONFIRM, ErrorInfo, ToolCallRecord, Turn
 
 
 class RunUsage(BaseModel):
@@ -66,6 +66,24 @@ class Step(BaseModel):
     duration: float = 0.0
     trace_path: str | None = None
     memory: Mapping[str, Any] = Field(default_factory=dict)
+
+    @property
+    def charts(self) -> list[Any]:
+        """The charts (ptc.Chart) the answer holds: the value itself or among its first items."""
+        from ..charts import charts_in
+
+        return charts_in(self.value) if self.ok else []
+
+    @property
+    def chart(self) -> Any:
+        """The answer's first chart, or None (see docs/charts.md)."""
+        charts = self.charts
+        return charts[0] if charts else None
+
+    def _repr_html_(self) -> str:
+        from ..viewer.display import step_html
+
+        return step_html(self)
 
 
 @dataclass(frozen=True)
@@ -356,7 +374,9 @@ class Agent:
             emit("llm_replied", number, ok=True, text=reply.text, prompt_tokens=reply.usage.prompt_tokens,
                  completion_tokens=reply.usage.completion_tokens, cached_tokens=reply.usage.cached_tokens,
                  cache_write_tokens=reply.usage.cache_write_tokens, cost=reply.usage.cost, duration=llm_time)
-            turn, outcome = yield from self._one_turn(number, reply, memory, results, emit)
+            turn, outcome = yield from self._one_turn(number, reply, memory, results, emit,
+                                                      hold=number < self.max_turns and not any(
+                                                          t.note and t.note.endswith(CONFIRM) for t in turns))
             turns.append(turn)
             if turn.success:
                 memory = turn.memory
@@ -368,12 +388,17 @@ class Agent:
         return finish(False, error=error)
 
     def _one_turn(self, number: int, reply: Reply, memory: Mapping[str, Any], results: list[Any],
-                  emit: Emitter) -> Generator[Any, Any, tuple[Turn, tuple[Any, ...] | None]]:
-        """Run the program in one reply. Returns the turn and, when the run ends, (ok, value, error)."""
-        code = extract_code(reply.text)
+                  emit: Emitter, hold: bool = False) -> Generator[Any, Any, tuple[Turn, tuple[Any, ...] | None]]:
+        """Run the program in one reply. Returns the turn and, when the run ends, (ok, value, error).
+
+        `hold`: an empty answer the runtime has a note about (a filter that kept nothing,
+        ptc.interpreter.diagnose) does not end the run: the model reads the note and returns
+        again (once per run), so a mistake is not taken for the answer."""
+        parsed = parse_reply(reply.text)
+        code = parsed.code
         base = dict(number=number, raw_response=reply.text, usage=reply.usage, memory=memory)
         if code is None:
-            err = ErrorInfo(kind="no_code", message="the reply contained no PTC-Lisp program",
+            err = ErrorInfo(kind="no_code", message=parsed.nudge or "the reply contained no PTC-Lisp program",
                             hint="reply with one ```clojure block")
             return Turn(program=None, error=err, **base), None
         t0 = time.perf_counter()
@@ -383,7 +408,8 @@ class Agent:
             partial = getattr(outcome, "partial", None)
             calls = _records(partial.tool_calls) if partial is not None else ()
             turn = Turn(program=code, error=ErrorInfo.from_ptc(outcome), duration=duration,
-                        prints=partial.prints if partial is not None else (), tool_calls=calls, **base)
+                        prints=partial.prints if partial is not None else (), tool_calls=calls, note=parsed.note,
+                        **base)
             emit("program_ran", number, ok=False, error=outcome.format(), duration=duration,
                  tool_calls=[c.to_json() for c in calls])
             return turn, None
@@ -394,11 +420,16 @@ class Agent:
             emit("tool_called", number, **call.to_json())
         fields = dict(program=code, result=outcome.value, prints=outcome.prints, tool_calls=calls,
                       duration=duration, defined=outcome.defined, docs=outcome.docs,
+                      note="\n".join(filter(None, (parsed.note, outcome.note))) or None,
                       **{**base, "memory": outcome.memory})
         if outcome.failed:
             turn = Turn(success=True, failed=True, **fields)
             reason = pr_str(outcome.value, max_len=2_000)
             return turn, (False, V.to_python(outcome.value), ErrorInfo(kind="fail", message=reason))
+        if outcome.returned and hold and outcome.note is not None:
+            fields["note"] = f"{fields['note']}\n{CONFIRM}"
+            results.insert(0, outcome.value)
+            return Turn(success=True, **fields), None
         if outcome.returned:
             value, problem = (V.to_python(outcome.value), None) if self.signature is None \
                 else self.signature.validate(outcome.value)

@@ -23,9 +23,19 @@ Clojure that runs in a sandbox: no Java interop, no atoms, no eval, no I/O excep
 Each reply must contain exactly one ```clojure code block; it runs, and you see its results."""
 
 CALL_RULE = "- Call tools as (tool/name {:arg value}) or (tool/name arg1 arg2); read input data as data/name."
-DATA_RULE = """\
+STRING_VALUES = '  String values stay strings: compare with "paid", not :paid.'
+DATA_RULE = f"""\
 - Data and tool results are Clojure data: JSON keys are keywords, as the samples show
-  ({:price 3} is read with (:price p)); a key that is not a keyword name stays a string."""
+  ({{:price 3}} is read with (:price p)); a key that is not a keyword name stays a string.
+{STRING_VALUES}"""
+
+# What models bring from other languages, said once (docs/mistakes.md: the errors name these fixes too).
+HABITS_RULE = ("- Not Python/JS: (count xs) not len, nil not None, (:k m) not m.k. ->> threads last\n"
+               "  (map, filter), -> first (assoc, update-vals).")
+
+CHART_RULE = """\
+- A chart answer: (return (chart/bar rows :x-key :y-key {:title "..."})); also chart/line chart/area
+  chart/scatter, (chart/histogram rows :key), (chart/spec vega-lite-map-with-inline-data)."""
 
 RULE_LIST = f"""\
 Rules:
@@ -34,7 +44,9 @@ Rules:
   let-bindings are forgotten when the program ends. Use defined names directly next time.
 - Use (println ...) to look at intermediate results you need; output is shown to you.
 {DATA_RULE}
+{HABITS_RULE}
 - When you have the answer, call (return value). If the mission is impossible, call (fail "why").
+{CHART_RULE}
 - Work in small steps: explore first, then compute. Do not repeat tool calls that act (send, book)."""
 
 RULES = f"{INTRO}\n\n{RULE_LIST}"
@@ -50,11 +62,15 @@ UNAVAILABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
                                     "promise", "delay", "pmap")),
     ("Java interop, types", ("new", "class", "instance?", "type", "into-array", "defrecord", "deftype",
                              "defprotocol", "defmulti", "defmethod", "reify", "proxy")),
-    ("code, namespaces, I/O", ("defmacro", "eval", "read-string", "ns", "require", "import", "slurp", "spit",
+    ("code, namespaces, I/O", ("defmacro", "eval", "read-string", "import", "slurp", "spit",
                                "read-line", "with-out-str", "time", "meta", "with-meta")),
     ("others", ("while", "doto")),
 )
-JAVA_STATICS = ("Math", "Integer", "Double")
+JAVA_INTEROP = """\
+Java interop: only the common methods and statics of String, Character, Math, Integer, Long,
+Double, Boolean, System and java.time (LocalDate, LocalDateTime, Instant, Duration, ChronoUnit/DAYS),
+plain functions on values: (.toUpperCase s) (Math/sqrt x) (.plusDays (LocalDate/parse "2026-03-14") 30).
+Type hints (^long, ^String) are ignored."""
 PTC_ONLY = """\
 PTC only (besides return and fail):
   (sum-by key rows) (avg-by key rows) (min-by key rows) (max-by key rows): the sum, the mean, the row
@@ -66,16 +82,17 @@ PTC only (besides return and fail):
 
 
 def compact_reference() -> str:
-    """The language as differences from Clojure. The Java statics come from the registry; a
-    test checks that every builtin is a Clojure name or named here."""
+    """The language as differences from Clojure. A test checks that every builtin is a Clojure
+    name, named here, or a Java method or static of a class JAVA_INTEROP names."""
     from ..interpreter.registry import REGISTRY, load_library
 
     load_library()
-    statics = [f"{ns}/ " + " ".join(sorted(b.name for b in REGISTRY.values() if b.ns == ns)) for ns in JAVA_STATICS]
+    walk = sorted(b.name for b in REGISTRY.values() if b.ns == "clojure.walk")
     return "\n".join([
         "Not available: " + "; ".join(f"{kind}: {' '.join(names)}" for kind, names in UNAVAILABLE) + ".",
         "Numbers: no ratios, (/ 10 4) is 2.5. A character is a one-character string.",
-        "Java interop: only the statics " + "; ".join(statics) + ".",
+        JAVA_INTEROP,
+        "clojure.walk/ " + " ".join(walk),
         PTC_ONLY,
     ])
 

@@ -6,7 +6,7 @@ import json as _json
 from typing import Any
 
 from ..interpreter.errors import PTCError
-from ..llm.base import LLMError
+from ..llm.base import LLMError, complete
 
 
 def agent_tool(agent: Any, name: str, description: str) -> Any:
@@ -36,7 +36,7 @@ def llm_query_tool(llm: Any) -> Any:
     def llm_query(prompt: str, data: Any = None, json: bool = False) -> Any:
         content = prompt if data is None else f"{prompt}\n\nData:\n{_json.dumps(data, default=str)[:20_000]}"
         try:
-            reply = llm.complete([{"role": "system", "content": QUERY_SYSTEM}, {"role": "user", "content": content}])
+            reply = complete(llm, [{"role": "system", "content": QUERY_SYSTEM}, {"role": "user", "content": content}])
         except LLMError as e:
             raise PTCError("tool", f"llm-query: {e}") from None
         if json:

@@ -14,6 +14,11 @@ ErrorKind = Literal[
 ]
 
 
+# The line a turn's note ends with when an empty answer it returned was held back (Agent: once a
+# run, when the runtime has a note saying why the answer is empty).
+CONFIRM = "Not returned yet: if this empty answer is right, (return ...) it again."
+
+
 class ErrorInfo(BaseModel):
     """Why a turn or a run failed; line/column point into the turn's program."""
 
@@ -80,6 +85,7 @@ class Turn(BaseModel):
     failed: bool = False
     defined: tuple[str, ...] = ()  # names this turn's program (re)defined, in definition order
     docs: Mapping[str, str] = Field(default_factory=dict)  # docstrings of those definitions
+    note: str | None = None  # why an empty answer is empty (ptc.interpreter.diagnose), or which code blocks ran
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-safe rendering (values as Clojure text and plain data) for traces and stores."""
@@ -103,7 +109,13 @@ class Turn(BaseModel):
             "failed": self.failed,
             "defined": list(self.defined),
             "docs": dict(self.docs),
+            "note": self.note,
         }
+
+    def _repr_html_(self) -> str:
+        from ..viewer.display import turn_html
+
+        return turn_html(self)
 
 
 def value_from_text(text: str) -> Any:
@@ -138,7 +150,7 @@ def turn_from_json(rec: Mapping[str, Any]) -> Turn:
                 success=rec.get("success", False), error=ErrorInfo(**rec["error"]) if rec.get("error") else None,
                 usage=Usage(**rec["usage"]) if rec.get("usage") else Usage(), duration=rec.get("duration", 0.0),
                 returned=rec.get("returned", False), failed=rec.get("failed", False),
-                defined=tuple(rec.get("defined", [])), docs=rec.get("docs", {}))
+                defined=tuple(rec.get("defined", [])), docs=rec.get("docs", {}), note=rec.get("note"))
 
 
 def _safe_python(value: Any, to_python: Any) -> Any:

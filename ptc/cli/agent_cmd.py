@@ -7,8 +7,8 @@ from typing import Any
 
 import click
 
-from .common import (compression_option, data_option, load_data, load_tools, model_llm, open_replay,
-                     prompt_option, server_options, tools_option)
+from .common import (chart_option, compression_option, data_option, load_data, load_tools, model_llm, open_replay,
+                     prompt_option, save_chart, server_options, tools_option)
 from .mcp_options import load_mcp_tools, mcp_options
 from .turns_view import progress_printer
 
@@ -22,6 +22,7 @@ Examples:
   ptc agent "..." --model ollama_chat/llama3.1 --api-base http://localhost:11434  # a local model
   ptc agent "..." --model openai/gpt-4o-mini --record run.jsonl  # record a cassette while running
   ptc agent "What is the weather in Oslo?" --mcp "python weather_server.py"   # an MCP server's tools
+  ptc agent "Chart revenue by region" --data orders.json --chart revenue.png  # the answer as a picture
 """
 
 
@@ -40,10 +41,12 @@ Examples:
 @click.option("--record", type=click.Path(dir_okay=False), help="Record the model's answers to a cassette.")
 @click.option("--trace", type=click.Path(), help="Write a JSONL trace (a file, or a directory for one per run).")
 @click.option("--timeout", type=float, default=None, help="Seconds per program (default 2).")
+@chart_option
 def agent_cmd(mission: str, data_specs: tuple[str, ...], tool_specs: tuple[str, ...], mcp_servers: tuple[str, ...],
               mcp_headers: tuple[str, ...], model: str, api_base: str | None, api_key: str | None,
               max_turns: int, compression: str, prompt_profile: str, signature: str | None,
-              replay: str | None, record: str | None, trace: str | None, timeout: float | None) -> None:
+              replay: str | None, record: str | None, trace: str | None, timeout: float | None,
+              chart_path: str | None) -> None:
     """Let a model solve MISSION by writing PTC-Lisp, with live progress."""
     import ptc
 
@@ -61,4 +64,6 @@ def agent_cmd(mission: str, data_specs: tuple[str, ...], tool_specs: tuple[str, 
     except (ValueError, TypeError) as e:
         raise click.ClickException(str(e)) from e
     step = agent.run()
+    if chart_path and step.ok:
+        sys.exit(save_chart(step.value, chart_path))
     sys.exit(0 if step.ok else 1)

@@ -35,7 +35,6 @@ PTC = (FULL, SUC, APPEND)
 SHORT = {JSON_TC: "json", FULL: "full", SUC: "coal", APPEND: "app"}
 LABELS = {JSON_TC: "JSON tool calling", FULL: "PTC full history", SUC: "PTC single-user-coalesced",
           APPEND: "PTC append-only summaries"}
-TARGET_COALESCED_VS_FULL = 0.50
 TARGET_FACTS = 1.0
 TARGET_PTC_VS_JSON = 0.15
 TARGET_APPEND_VS_FULL_ANTHROPIC = 0.75
@@ -155,6 +154,15 @@ def prompt_tokens(profile: str, encoding: str) -> int:
     return count_tokens(system_prompt(tools={}, data=None, profile=profile), encoding)  # type: ignore[arg-type]
 
 
+def mistake_rule_tokens(encoding: str) -> int:
+    """What the prompts' rules against common model mistakes cost (both profiles carry them):
+    string values vs keywords, and Python/JavaScript habits with the threading macros."""
+    from ptc.agent.prompt import HABITS_RULE, STRING_VALUES
+    from ptc.llm.tokens import count_tokens
+
+    return count_tokens(f"{STRING_VALUES}\n{HABITS_RULE}", encoding)
+
+
 # -- JSON ----------------------------------------------------------------------------------
 
 
@@ -213,8 +221,8 @@ def to_json(by_profile: dict[str, Sequence["ScenarioResult"]], profile: str, enc
         "summary": summary(results),
         "prompts": {p: {"tokens_before_tools_and_data": prompt_tokens(p, encoding), "summary": summary(rs)}
                     for p, rs in by_profile.items()},
-        "targets": {"coalesced_vs_full_5plus": TARGET_COALESCED_VS_FULL,
-                    "coalesced_facts_5plus": TARGET_FACTS,
+        "mistake_rule_tokens": mistake_rule_tokens(encoding),
+        "targets": {"coalesced_facts_5plus": TARGET_FACTS,
                     "ptc_vs_json_data_heavy": TARGET_PTC_VS_JSON,
                     "append_vs_full_anthropic_5plus": TARGET_APPEND_VS_FULL_ANTHROPIC,
                     "append_facts_5plus": TARGET_FACTS,
@@ -269,9 +277,10 @@ def summary_lines(by_profile: dict[str, Sequence["ScenarioResult"]], profile: st
     if cvf is None:
         lines.append(("SingleUserCoalesced / FullHistory over 5+ turn scenarios: n/a (none selected)", None))
     else:
-        met = cvf <= TARGET_COALESCED_VS_FULL and facts >= TARGET_FACTS
-        lines.append((f"SingleUserCoalesced / FullHistory over 5+ turn scenarios: {_pct(cvf)} (target <= 50%), "
-                      f"facts kept: {_pct(facts)} (target 100%)", met))
+        # the token ratio is a figure, not a target (its 50% target is retired: the cost under
+        # caching, below, is the comparison that matters)
+        lines.append((f"SingleUserCoalesced / FullHistory over 5+ turn scenarios: {_pct(cvf)}, "
+                      f"facts kept: {_pct(facts)} (target 100%)", facts >= TARGET_FACTS))
         lines.append((f"  without the system prompt (history only): {_pct(s['coalesced_vs_full_5plus_history'])}; "
                       f"facts: worst of {len(s['scenarios_5plus'])} scenarios", None))
     if pvj is None:
@@ -295,7 +304,8 @@ def summary_lines(by_profile: dict[str, Sequence["ScenarioResult"]], profile: st
                       f"(Anthropic), {_pct(floor['openai'])} (OpenAI) of FullHistory", None))
     compact, default = prompt_tokens("compact", encoding), prompt_tokens("default", encoding)
     lines.append((f"Compact system prompt: {compact:,} tokens before tools and data (target <= {TARGET_COMPACT_PROMPT}), "
-                  f"default {default:,}", compact <= TARGET_COMPACT_PROMPT))
+                  f"default {default:,}; of these, the rules against common mistakes: "
+                  f"{mistake_rule_tokens(encoding):,}", compact <= TARGET_COMPACT_PROMPT))
     return lines
 
 

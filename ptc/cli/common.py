@@ -96,6 +96,39 @@ def json_option(f: F) -> F:
     )(f)
 
 
+def _chart_suffix(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is not None and not value.lower().endswith((".png", ".svg", ".html")):
+        raise click.BadParameter("the chart's file must end in .png, .svg or .html")
+    return value
+
+
+def chart_option(f: F) -> F:
+    return click.option(
+        "--chart", "chart_path", type=click.Path(dir_okay=False), default=None, callback=_chart_suffix,
+        help="Render the chart the result holds to this file (.png, .svg or .html; needs ptc[charts]).",
+    )(f)
+
+
+def save_chart(value: Any, path: str) -> int:
+    """Render the first chart `value` holds to path; the exit status (1 when there is none)."""
+    from ptc.charts import ChartError, charts_in
+
+    from .errors import print_message
+
+    try:
+        charts = charts_in(value)
+        if not charts:
+            print_message("--chart: the result holds no chart; return one built with chart/bar, chart/line... "
+                          "(docs/charts.md)")
+            return 1
+        charts[0].save(path)
+    except (ChartError, OSError) as e:
+        print_message(f"--chart: {e}")
+        return 1
+    click.echo(f"chart written to {path}", err=True)
+    return 0
+
+
 def load_data(specs: tuple[str, ...]) -> dict[str, Any] | None:
     """Every `--data [NAME=]FILE[#PART]` merged into one {name: value}, or None when none is given."""
     if not specs:
@@ -201,12 +234,14 @@ def write_output(value: Any, path: str) -> None:
     print_message(f"wrote {rows} row{'s' if rows != 1 else ''} to {path}", style="green")
 
 
-def run_and_report(source: str, *, data: Any, limits: Any, as_json: bool, output: str | None = None) -> int:
+def run_and_report(source: str, *, data: Any, limits: Any, as_json: bool, output: str | None = None,
+                   chart_path: str | None = None) -> int:
     """Run one program, write its prints and value to stdout; returns the exit status.
 
     Prints come first (one line per println), then the value: a vector of maps as a table,
-    anything else as its pr-str (with --json, the JSON form); `output` also writes the rows
-    to a file. A program that
+    anything else as its pr-str (with --json, the JSON form); an empty value's note (why it
+    is empty, ptc.interpreter.diagnose) goes to stderr; `output` also writes the rows to a
+    file and `chart_path` renders the chart the value holds. A program that
     ends with `(fail v)` exits 1. Errors go to stderr with the source excerpt, exit 1
     (lines printed before the error still go to stdout); with --json the error is written
     to stdout as {"error": {...}, "prints": [...]}.
@@ -234,6 +269,8 @@ def run_and_report(source: str, *, data: Any, limits: Any, as_json: bool, output
         out: dict[str, Any] = {"value": ptc.to_python(result.value), "prints": list(result.prints)}
         if failed:
             out["failed"] = True
+        if result.note is not None:
+            out["note"] = result.note
         click.echo(json.dumps(out, ensure_ascii=False))
     else:
         for line in result.prints:
@@ -242,8 +279,12 @@ def run_and_report(source: str, *, data: Any, limits: Any, as_json: bool, output
             print_message(f"failed: {ptc.pr_str(result.value)}")
         else:
             show_value(result.value)
+        if result.note is not None:
+            click.echo(result.note, err=True)
     if output is not None and not failed:
         write_output(result.value, output)
+    if chart_path and not failed:
+        return save_chart(result.value, chart_path)
     return 1 if failed else 0
 
 
@@ -306,3 +347,36 @@ def load_tools(specs: tuple[str, ...]) -> list[Any]:
             obj = obj()
         out.extend(obj if isinstance(obj, (list, tuple)) else [obj])
     return out
+
+
+def limits_option(f: F) -> F:
+    """`--limits timeout=5,max_tool_calls=20`: any ptc.Limits field, read by `parse_limits`."""
+    return click.option(
+        "--limits", "limits_text", metavar="NAME=VALUE,...", default=None,
+        help="Limits of every program, as ptc.Limits fields, e.g. 'timeout=10,max_tool_calls=50' "
+             "(isolation=process runs each program in a child process with OS limits).",
+    )(f)
+
+
+def parse_limits(text: str | None) -> Any:
+    """'timeout=10,max_steps=1e6' -> ptc.Limits (None when not given); a bad name or value is a
+    usage error naming the fields."""
+    if text is None:
+        return None
+    import pydantic
+
+    import ptc
+
+    fields: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, sep, value = part.partition("=")
+        name = name.strip().replace("-", "_")
+        if not sep or name not in ptc.Limits.model_fields:
+            raise click.BadParameter(f"{part!r} is not NAME=VALUE with NAME one of: "
+                                     f"{', '.join(ptc.Limits.model_fields)}", param_hint="--limits")
+        fields[name] = value.strip()
+    try:
+        return ptc.Limits(**fields)  # type: ignore[arg-type]
+    except pydantic.ValidationError as e:
+        problems = "; ".join(f"{'.'.join(map(str, err['loc']))}: {err['msg']}" for err in e.errors())
+        raise click.BadParameter(problems, param_hint="--limits") from None

@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from .common import compression_option, model_llm, server_options
+from .common import chart_option, compression_option, model_llm, save_chart, server_options
 from .turns_view import progress_printer
 
 EPILOG = """\b
@@ -18,6 +18,7 @@ Examples:
   ptc demo                          # the data-analysis mission, replayed offline (scripted replies)
   ptc demo acting                   # an agent whose tools act (send email, book meeting)
   ptc demo recovering --compression # errors fed back and fixed, with compressed history
+  ptc demo chart --chart revenue.png  # the answer is a chart, rendered on the host
   ptc demo --trace run.jsonl        # then: ptc trace show run.jsonl --view compressed
   ptc demo --store demo.db          # then: ptc sessions --db demo.db show demo
   ptc demo --model openai/gpt-4o-mini   # the same mission solved live by a real model
@@ -27,15 +28,16 @@ Examples:
 
 @click.command("demo", epilog=EPILOG)
 @click.argument("scenario", default="data-analysis",
-                type=click.Choice(["data-analysis", "acting", "recovering"]))
+                type=click.Choice(["data-analysis", "acting", "recovering", "chart"]))
 @click.option("--model", default=None, help="Solve it live with this litellm model instead of the cassette.")
 @server_options
 @compression_option
 @click.option("--trace", type=click.Path(dir_okay=True), help="Also write a JSONL trace of the run.")
 @click.option("--store", "store_url", metavar="URL",
               help="Also record the run in a session store (a SQLAlchemy URL or a file path).")
+@chart_option
 def demo_cmd(scenario: str, model: str | None, api_base: str | None, api_key: str | None, compression: str,
-             trace: str | None, store_url: str | None) -> None:
+             trace: str | None, store_url: str | None, chart_path: str | None) -> None:
     """Run a bundled example mission and show each turn.
 
     Offline by default: the replies come from a cassette of scripted replies written for the
@@ -66,4 +68,6 @@ def demo_cmd(scenario: str, model: str | None, api_base: str | None, api_key: st
         click.echo("\n" + outbox.render())
     problems = sc.check(step, outbox)
     click.echo("\nanswer: correct" if not problems else "\nanswer: WRONG\n  " + "\n  ".join(problems))
+    if chart_path and step.ok and save_chart(step.value, chart_path):
+        sys.exit(1)
     sys.exit(0 if not problems else 1)

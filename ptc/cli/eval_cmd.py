@@ -6,8 +6,8 @@ import sys
 
 import click
 
-from .common import (data_option, json_option, load_data, make_limits, output_option, read_source, run_and_report,
-                     timeout_option)
+from .common import (chart_option, data_option, json_option, load_data, make_limits, output_option, read_source,
+                     run_and_report, timeout_option)
 
 EVAL_EPILOG = """\b
 Examples:
@@ -28,6 +28,7 @@ Examples:
   echo '(* 6 7)' | ptc run -
   ptc run prog.clj --data data.json --json --timeout 5
   ptc run report.clj --data sales=exports/2026.parquet --output report.csv
+  ptc run examples/cli/chart.clj --data examples/cli/orders.json --chart revenue.png
 """
 
 
@@ -54,8 +55,9 @@ def eval_cmd(expression: str, data_specs: tuple[str, ...], as_json: bool, output
 @json_option
 @output_option
 @timeout_option
-def run_cmd(program: str, data_specs: tuple[str, ...], as_json: bool, output: str | None,
-            timeout: float | None) -> None:
+@chart_option
+def run_cmd(program: str, data_specs: tuple[str, ...], as_json: bool, output: str | None, timeout: float | None,
+            chart_path: str | None) -> None:
     """Run the PTC-Lisp file PROGRAM ('-' reads it from stdin) and print its value.
 
     Output of println comes first, one line each, then the pr-str of the value of the
@@ -65,4 +67,5 @@ def run_cmd(program: str, data_specs: tuple[str, ...], as_json: bool, output: st
         raise click.UsageError("PROGRAM and --data cannot both be read from stdin")
     source = read_source(program)
     data = load_data(data_specs)
-    sys.exit(run_and_report(source, data=data, limits=make_limits(timeout), as_json=as_json, output=output))
+    sys.exit(run_and_report(source, data=data, limits=make_limits(timeout), as_json=as_json, output=output,
+                            chart_path=chart_path))

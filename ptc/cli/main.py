@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "suite": "ptc.cli.suite_cmd:suite_group",
     "chat": "ptc.cli.chat_cmd:chat_cmd",
     "sandbox": "ptc.cli.sandbox_cmd:sandbox_group",
+    "mcp": "ptc.cli.mcp_cmd:mcp_group",
 }
 
 
@@ -65,6 +66,7 @@ Examples:
   ptc suite run bundled --replay bundled --compression none,coalesced
   ptc chat --mode agent --data orders.json --model openai/gpt-4o-mini
   ptc sandbox spec --data orders.json --format anthropic
+  ptc mcp serve --mcp "python examples/mcp/inventory_server.py"
 """
 
 

@@ -32,9 +32,11 @@ def parse_headers(values: tuple[str, ...]) -> dict[str, str]:
     return headers
 
 
-def load_mcp_tools(servers: tuple[str, ...], header_values: tuple[str, ...]) -> list[Any]:
-    """The tools of every --mcp server (listed now; each run connects again and closes after).
-    A server that cannot be started or reached is a usage error naming it, not a traceback."""
+def load_mcp_tools(servers: tuple[str, ...], header_values: tuple[str, ...], *, hold: bool = False) -> list[Any]:
+    """The tools of every --mcp server (listed now; each run connects again and closes after,
+    unless `hold`: then the servers that listed them stay open until their connections are
+    released, see ptc.mcp_tools). A server that cannot be started or reached is a usage error
+    naming it, not a traceback."""
     if header_values and not any(s.strip().startswith(("http://", "https://")) for s in servers):
         raise click.UsageError("--mcp-header is for --mcp servers given by an http(s):// URL")
     if not servers:
@@ -46,7 +48,17 @@ def load_mcp_tools(servers: tuple[str, ...], header_values: tuple[str, ...]) -> 
     for server in servers:
         is_url = server.strip().startswith(("http://", "https://"))
         try:
-            tools.extend(mcp_tools(server, headers=headers if is_url else None))
+            tools.extend(mcp_tools(server, headers=headers if is_url else None, hold=hold))
         except (MCPServerError, ValueError, ImportError) as e:
+            if hold:
+                release_all(tools)  # the servers already listed
             raise click.ClickException(str(e)) from None
     return tools
+
+
+def release_all(tools: list[Any]) -> None:
+    """Release the connections `load_mcp_tools(..., hold=True)` holds (their servers close)."""
+    from ptc.tools.lifetime import scopes_of
+
+    for scope in scopes_of(tools):
+        scope.release()

@@ -276,15 +276,21 @@ def stats_cmd(ctx: click.Context, session_id: str, as_json: bool) -> None:
 
 
 @sessions_group.command("export", epilog="\b\nExamples:\n  ptc sessions export 3f2a9c > s.jsonl\n"
-                                         "  ptc sessions export 3f2a9c -o s.jsonl")
+                                         "  ptc sessions export 3f2a9c -o s.jsonl\n"
+                                         "  ptc sessions export 3f2a9c --html s.html")
 @click.argument("session_id")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True, allow_dash=True), default="-",
               show_default=True, help="File to write ('-' for stdout).")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False), default=None,
+              help="Write the session's runs as one self-contained HTML page instead.")
 @click.pass_context
-def export_cmd(ctx: click.Context, session_id: str, output: str) -> None:
+def export_cmd(ctx: click.Context, session_id: str, output: str, html_path: str | None) -> None:
     """SESSION_ID as JSON lines: session, messages, compressions, runs (Store.export_jsonl)."""
     store = _open(ctx)
     sid = _session_id(store, session_id)
+    if html_path:
+        _export_html(store, sid, html_path)
+        return
     if output == "-":
         store.export_jsonl(sid, sys.stdout)
         sys.stdout.flush()
@@ -292,3 +298,17 @@ def export_cmd(ctx: click.Context, session_id: str, output: str) -> None:
     with open(output, "w", encoding="utf-8") as fh:
         count = store.export_jsonl(sid, fh)
     click.echo(f"wrote {count} lines to {output}", err=True)
+
+
+def _export_html(store: Any, sid: str, path: str) -> None:
+    """The page shows exactly what the JSONL export holds."""
+    import io
+    import json
+
+    from ptc.viewer import runs_from_export, write_html
+
+    buffer = io.StringIO()
+    store.export_jsonl(sid, buffer)
+    session, runs, messages = runs_from_export(json.loads(line) for line in buffer.getvalue().splitlines())
+    write_html(runs, path, title=f"ptc session {sid}: {session.get('title') or ''}".rstrip(": "), messages=messages)
+    click.echo(f"wrote {path} ({len(runs)} run(s), {len(messages)} messages)", err=True)

@@ -14,6 +14,7 @@ Examples:
   ptc trace show runs/3f2a9c.jsonl                   # turns: programs, output, errors
   ptc trace show runs/3f2a9c.jsonl --view full       # every prompt sent, as full history
   ptc trace show runs/3f2a9c.jsonl --view compressed # the same turns as SingleUserCoalesced
+  ptc trace show runs/3f2a9c.jsonl --html run.html   # one self-contained page to open in a browser
 """
 
 
@@ -26,11 +27,20 @@ def trace_group() -> None:
 @click.argument("path")
 @click.option("--view", type=click.Choice(["turns", "compressed", "full", "requests"]), default="turns",
               show_default=True, help="turns; the prompt as rendered by a strategy; or the raw requests sent.")
-def show_cmd(path: str, view: str) -> None:
+@click.option("--html", "html_path", type=click.Path(dir_okay=False), default=None,
+              help="Write the run(s) as one self-contained HTML page instead (no script, no external URL).")
+def show_cmd(path: str, view: str, html_path: str | None) -> None:
     """Render the trace at PATH."""
     from rich.console import Console
 
     records = read_records(path)
+    if html_path:
+        from ptc.viewer import runs_from_trace, write_html
+
+        runs = runs_from_trace(records)
+        write_html(runs, html_path, title=f"ptc trace: {runs[0].mission[:80] if runs else path}")
+        click.echo(f"wrote {html_path} ({len(runs)} run(s))", err=True)
+        return
     console = Console(highlight=False, soft_wrap=True)
     start = next((r for r in records if r["type"] == "run_started"), {})
     console.print(f"[bold]run {records[0].get('run_id')}[/bold]: {start.get('mission', '?')}")

@@ -46,6 +46,8 @@ def show_turn(record: dict[str, Any], console: Any = None) -> None:
             console.print(f"  [yellow]hint:[/yellow] {esc(error['hint'])}")
     elif record.get("success"):
         console.print(f"  [bold]=>[/bold] {esc(record.get('result', '')[:400])}")
+    for line in (record.get("note") or "").splitlines():  # why an empty answer is empty; which blocks ran
+        console.print(f"  [yellow]{esc(line)}[/yellow]")
 
 
 def _short(x: Any, n: int = 100) -> str:

@@ -50,6 +50,8 @@ class AppendOnlySummaries(Strategy):
         parts = [f"; Turn {turn.number}\n" + summary_sections(calls, definitions, prints)]
         if not turn.success:
             parts.append(failed_block(turn))
+        if turn.note:
+            parts.append(turn.note)
         parts.append(f"Turns left: {max_turns - turn.number}")
         return "\n\n".join(parts)
 

@@ -154,6 +154,8 @@ class SingleUserCoalesced(Strategy):
         if summary.text:
             parts.append(summary.text)
         parts.extend(failed_block(t) for t in turns if not t.success)
+        if turns and turns[-1].note:  # about the latest program only: later turns make it stale
+            parts.append(turns[-1].note)
         parts.append(f"Turns left: {context.max_turns - len(turns)}")
         return "\n\n".join(parts)
 

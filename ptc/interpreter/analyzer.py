@@ -12,6 +12,7 @@ from typing import Any, Callable, Iterable
 from . import nodes as n
 from . import values as v
 from .errors import PTCError, suggest
+from .idioms import FOREIGN, foreign_hint, namespace_hint
 from .reader import Coll, Form, Lit, RegexLit, Sym, form_to_value
 from .registry import REGISTRY, SPECIAL_FORMS, load_library, resolve
 from .unsupported import MISSING
@@ -58,6 +59,8 @@ class _State:
     counter: int = 0
     fn_stack: list[dict[int, n.Binding]] = field(default_factory=list)
     recur: list[_RecurTarget | None] = field(default_factory=list)
+    aliases: dict[str, str] = field(default_factory=dict)  # (require '[clojure.string :as cs]): cs -> clojure.string
+    refers: dict[str, str] = field(default_factory=dict)  # (require '[clojure.set :refer [union]]): union -> set/union
 
 
 _INTEROP_HINTS = {
@@ -66,6 +69,10 @@ _INTEROP_HINTS = {
     "split": "clojure.string/split", "contains": "clojure.string/includes?",
     "startsWith": "clojure.string/starts-with?", "endsWith": "clojure.string/ends-with?",
     "indexOf": "clojure.string/index-of", "substring": "subs", "replace": "clojure.string/replace",
+    "includes": "clojure.string/includes?", "push": "conj", "append": "conj", "get": "(get m k)",
+    "keys": "keys", "values": "vals", "items": "seq", "upper": "clojure.string/upper-case",
+    "lower": "clojure.string/lower-case", "strip": "clojure.string/trim", "join": "clojure.string/join",
+    "map": "(map f coll)", "filter": "(filter pred coll)", "forEach": "doseq", "size": "count",
 }
 
 # Clojure's special forms and host names PTC-Lisp refuses (clojure.core's: unsupported.MISSING)
@@ -83,7 +90,7 @@ def _unsupported(form: Any, name: str) -> PTCError | None:
     reason = MISSING.get(name)
     if reason is None:
         return None
-    return _err(form, f"{name} is not supported in PTC-Lisp ({reason.title})", hint=reason.why)
+    return _err(form, f"{name} is not supported in PTC-Lisp ({reason.title})", hint=FOREIGN.get(name, reason.why))
 
 
 def _err(form: Any, message: str, hint: str | None = None) -> PTCError:
@@ -216,7 +223,7 @@ class Analyzer:
         name, names = s.name, self.st.names
         if name in self.st.user_defs:
             return n.GlobalRef(s.line, s.col, name)
-        b = REGISTRY.get(name)
+        b = REGISTRY.get(name) or REGISTRY.get(self.st.refers.get(name, ""))
         if b is not None:
             return n.BuiltinRef(s.line, s.col, b)
         if name in ("*1", "*2", "*3"):
@@ -242,6 +249,9 @@ class Analyzer:
         refused = _unsupported(s, name)
         if refused is not None:
             raise refused
+        foreign = foreign_hint(name, names.data, names.tools)
+        if foreign is not None:
+            raise _err(s, f"Unable to resolve symbol: {name}", hint=foreign)
         pool = list(self.st.user_defs) + list(REGISTRY) + list(names.tools) + list(names.data) \
             + list(SPECIAL_FORMS) + _visible_locals(env)
         close = suggest(name, pool)
@@ -250,15 +260,22 @@ class Analyzer:
         raise _err(s, f"Unable to resolve symbol: {name}", hint=hint)
 
     def _interop(self, s: Sym) -> PTCError:
+        """An unknown `.method`: only the curated methods exist (docs/deviations.md), no reflection."""
+        from .lib.methods import method_names_like
+
         method = s.name[1:]
-        alt = _INTEROP_HINTS.get(method)
-        hint = f"use {alt}" if alt else "PTC-Lisp has no Java interop; use the core library"
-        return _err(s, f"Java interop ({s.name}) is not supported in PTC-Lisp", hint=hint)
+        close = method_names_like(method)
+        alt = _INTEROP_HINTS.get(method)  # a Python/JavaScript habit: the Clojure way
+        hint = (f"use {alt}" if alt else _did_you_mean(close) if close else
+                "only the String, number, collection and java.time methods listed in docs/deviations.md exist")
+        return _err(s, f"Java method {s.name} is not supported in PTC-Lisp", hint=hint)
 
     def _qualified(self, s: Sym) -> n.Node:
-        ns, name, names = s.ns, s.name, self.st.names
+        ns, name, names = self.st.aliases.get(s.ns, s.ns), s.name, self.st.names  # type: ignore[arg-type]
         if ns == "data":
             if name not in names.data:
+                if "." in name and name.split(".")[0] in names.data:  # data/orders.length
+                    raise _err(s, f"data/{name} does not exist", hint=foreign_hint(f"data/{name}"))
                 close = suggest(name, names.data)
                 raise _err(s, f"data/{name} does not exist",
                            hint=(f"did you mean data/{close[0]}?" if close else
@@ -274,11 +291,9 @@ class Analyzer:
         b = resolve(ns, name)
         if b is not None:
             return n.BuiltinRef(s.line, s.col, b)
-        from .lib.interop import CONSTANTS
+        from .lib.interop import constant
 
-        const = CONSTANTS.get(f"{ns}/{name}")
-        if const is None and ns in ("Long",):
-            const = CONSTANTS.get(f"Integer/{name}")
+        const = constant(ns, name)
         if const is not None:
             return n.Const(s.line, s.col, const)
         full = s.full
@@ -292,8 +307,13 @@ class Analyzer:
             close = suggest(name, pool)
             hint = f"did you mean {ns}/{close[0]}?" if close else None
             raise _err(s, f"Unable to resolve symbol: {full}", hint=hint)
+        dialect = namespace_hint(ns, name, names.data, names.tools)
+        if dialect is not None:
+            raise _err(s, f"namespace {ns} is not available in PTC-Lisp", hint=dialect)
         raise _err(s, f"namespace {ns} is not available in PTC-Lisp (Java interop is not supported)",
-                   hint="namespaces: clojure.string (str), clojure.set (set), Math, Integer, Double, data, tool")
+                   hint="namespaces: clojure.string (str), clojure.set (set), clojure.walk, Math, Integer, Long, "
+                        "Double, Boolean, Character, String, System, LocalDate, LocalDateTime, Instant, Duration, "
+                        "ChronoUnit, data, tool")
 
     # -- lists ----------------------------------------------------------------------------
 
@@ -320,9 +340,19 @@ class Analyzer:
                 default = self.analyze(items[2], env, False) if len(items) == 3 else None
                 return n.KeywordCall(f.line, f.col, head.value, target, default)
             if not isinstance(head.value, (v.FMap, v.FSet)) and head.value is not None:
-                raise _err(head, f"cannot call a value of type {v.type_name(head.value)} as a function")
+                raise _err(head, f"cannot call a value of type {v.type_name(head.value)} as a function",
+                           hint="the function goes first inside the parens: (println \"hi\"), not println(\"hi\")"
+                           if type(head.value) is str else
+                           "a number is not a function: (inc x) adds one, (+ 1 x)" if type(head.value) is int
+                           else None)
             if head.value is None:
                 raise _err(head, "nil cannot be called as a function")
+        if isinstance(head, Sym) and head.ns is not None and len(items) == 1 and resolve(head.ns, head.name) is None:
+            from .lib.interop import constant
+
+            const = constant(head.ns, head.name)
+            if const is not None:  # (Long/MAX_VALUE): Clojure reads a static field in call position too
+                return n.Const(f.line, f.col, const)
         fn = self.analyze(head, env, False)
         args = [self.analyze(a, env, False) for a in items[1:]]
         if isinstance(fn, n.ToolRef):
@@ -351,6 +381,9 @@ class Analyzer:
             t = self._temp("vec")
             out.append((t, value))
             items = pattern.items
+            if any(_is_sym(p, "&") for p in items):
+                self._bind_seq(pattern, t, env, out)
+                return
             i, pos = 0, 0
             while i < len(items):
                 p = items[i]
@@ -376,6 +409,36 @@ class Analyzer:
             return
         raise _err(pattern, f"unsupported binding form: {_show(pattern)}",
                    hint="bind a symbol, a [vector] or a {map} pattern")
+
+    def _bind_seq(self, pattern: Coll, t: n.Binding, env: _Env, out: list[tuple[n.Binding, n.Node]]) -> None:
+        """[a b & more] reads its value through seq, first and next, as Clojure's destructure does
+        when there is a `&`: any seqable (a set, a map, a string) destructures."""
+        items = pattern.items
+        at = pattern
+        cur = self._temp("seq")
+        out.append((cur, self._core("seq", [self._ref(t, at)], at)))
+        i = 0
+        while i < len(items):
+            p = items[i]
+            if _is_sym(p, "&"):
+                if i + 1 >= len(items):
+                    raise _err(p, "missing binding after & in destructuring")
+                self.bind(items[i + 1], self._ref(cur, p), env, out)
+                i += 2
+            elif _kw(p, "as"):
+                if i + 1 >= len(items) or not _is_sym(items[i + 1]):
+                    raise _err(p, ":as must be followed by a symbol")
+                self.bind(items[i + 1], self._ref(t, p), env, out)
+                i += 2
+            else:
+                self.bind(p, self._core("first", [self._ref(cur, p)], p), env, out)
+                nxt = self._temp("seq")
+                out.append((nxt, self._core("next", [self._ref(cur, p)], p)))
+                cur = nxt
+                i += 1
+
+    def _core(self, name: str, args: list[n.Node], at: Any) -> n.Call:
+        return n.Call(at.line, at.col, n.BuiltinRef(at.line, at.col, REGISTRY[name]), args)
 
     def _bind_map(self, pattern: Coll, value: n.Node, env: _Env, out: list[tuple[n.Binding, n.Node]]) -> None:
         t = self._temp("map")
@@ -1201,6 +1264,59 @@ def _internal(name: str) -> Callable[[Analyzer, Coll, _Env, bool], n.Node]:
         return a._rt(name, [a.analyze(x, env, False) for x in f.items[1:]], f)
 
     return handler
+
+
+_LIBRARIES = ("clojure.string", "clojure.set", "clojure.walk")
+
+
+def _require_spec(a: Analyzer, spec: Any) -> None:
+    """One libspec: clojure.string, [clojure.string :as str], [clojure.set :refer [union]]."""
+    if isinstance(spec, Coll) and spec.kind == "list" and len(spec.items) == 2 and _is_sym(spec.items[0], "quote"):
+        spec = spec.items[1]
+    items = spec.items if isinstance(spec, Coll) and spec.kind == "vector" else [spec]
+    lib = items[0] if items else None
+    if not (isinstance(lib, Sym) and lib.full in _LIBRARIES):
+        what = lib.full if isinstance(lib, Sym) else _show(spec)
+        raise _err(spec, f"cannot require {what}: PTC-Lisp has only {', '.join(_LIBRARIES)} (always loaded)",
+                   hint="call their functions as str/..., set/..., clojure.walk/...; there are no other libraries")
+    opts = items[1:]
+    if len(opts) % 2:
+        raise _err(spec, f"require: options of {lib.full} must be pairs such as :as name or :refer [names]")
+    for key, val in zip(opts[0::2], opts[1::2]):
+        if _kw(key, "as") and _is_sym(val):
+            a.st.aliases[val.name] = lib.full  # type: ignore[union-attr]
+        elif _kw(key, "refer") and isinstance(val, Coll) and val.kind == "vector" and all(_is_sym(x) for x in val.items):
+            for x in val.items:
+                target = f"{lib.full}/{x.name}"  # type: ignore[union-attr]
+                if target not in REGISTRY:
+                    raise _err(x, f"{lib.full} has no {x.name} to refer")  # type: ignore[union-attr]
+                a.st.refers[x.name] = target  # type: ignore[union-attr]
+        else:
+            raise _err(key, f"require: unsupported option {_show(key)} for {lib.full}", hint="use :as or :refer [names]")
+
+
+@special("require", "(require '[lib :as alias :refer [names]]*)",
+         "Accepted for compatibility: clojure.string, clojure.set and clojure.walk are always loaded; :as names an "
+         "alias and :refer names functions for the rest of the program. nil.",
+         ex=(("(do (require '[clojure.string :as cs]) (cs/upper-case \"a\"))", '"A"'),))
+def _require(a: Analyzer, f: Coll, env: _Env, tail: bool) -> n.Node:
+    for spec in f.items[1:]:
+        _require_spec(a, spec)
+    return n.Const(f.line, f.col, None)
+
+
+@special("ns", "(ns name (:require libspec*)?)",
+         "Accepted for compatibility: its :require clauses work as require; the name is ignored. nil.",
+         ex=(("(do (ns demo.core (:require [clojure.set :refer [union]])) (union #{1} #{2}))", "#{1 2}"),))
+def _ns(a: Analyzer, f: Coll, env: _Env, tail: bool) -> n.Node:
+    for clause in f.items[2:]:
+        if isinstance(clause, Coll) and clause.kind == "list" and clause.items and _kw(clause.items[0], "require"):
+            for spec in clause.items[1:]:
+                _require_spec(a, spec)
+        elif not (isinstance(clause, Lit) and type(clause.value) is str):  # a docstring is fine
+            raise _err(clause, f"ns: only (:require ...) clauses are supported, not {_show(clause)}",
+                       hint="PTC-Lisp has no imports, gen-class or namespaces of its own")
+    return n.Const(f.line, f.col, None)
 
 
 _SPECIALS["__int_range"] = _internal("int_range")

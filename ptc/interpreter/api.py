@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import functools
+import gc
 import sys
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
+from ..charts import check_returned as check_returned_charts
 from . import context
 from . import runtime as rt
 from . import values as v
 from .analyzer import Names, analyze_program
 from .compiler import CompiledProgram, Compiler
 from .errors import PTCError, limit_error
+from .idioms import runtime_hint
 from .limits import Limits
 from .reader import read
 from .registry import load_library
@@ -50,6 +53,25 @@ class RunResult:
     duration: float = 0.0
     defined: tuple[str, ...] = ()  # names the program def'd, in the order the defs ran (repeats removed)
     docs: Mapping[str, str] = field(default_factory=dict)  # docstrings given to those defs
+    note: str | None = None  # why an empty answer is empty, when the runtime can tell (ptc.interpreter.diagnose)
+
+    @property
+    def charts(self) -> list[Any]:
+        """The charts (ptc.Chart) the value holds: the value itself or among its first items."""
+        from ..charts import charts_in
+
+        return charts_in(self.value)
+
+    @property
+    def chart(self) -> Any:
+        """The first chart the value holds, or None (see docs/charts.md)."""
+        charts = self.charts
+        return charts[0] if charts else None
+
+    def _repr_html_(self) -> str:
+        from ..viewer.display import result_html
+
+        return result_html(self)
 
     def to_arrow(self) -> Any:
         """The value, a vector of maps, as a pyarrow Table (see `ptc.to_arrow`)."""
@@ -65,6 +87,12 @@ class RunResult:
 
 
 _LINE_MAPS: "OrderedDict[str, dict[int, tuple[int, int]]]" = OrderedDict()
+
+# During a run the cyclic collector's full (oldest-generation) pass runs 100x less often:
+# a program that builds many objects (rows of a table, maps in a loop) otherwise pays for
+# repeated scans of the whole host heap, most of what such a run costs. Young generations are
+# still collected, refcounting frees everything else, and the setting is restored at the end.
+RUN_GC_FULL_EVERY = 1000
 _MAX_LINE_MAPS = 4096
 
 
@@ -214,6 +242,8 @@ def _run(source: str, data: Mapping[str, Any] | None, tools: Mapping[str, Any] |
         rt.RT["_U"], rt.RT["_ctx"], rt.RT["_n"] = user, ctx, rt.STEP_CHUNK
         old_limit = sys.getrecursionlimit()
         sys.setrecursionlimit(rt.recursion_limit_for(limits.max_depth))
+        old_gc = gc.get_threshold()
+        gc.set_threshold(old_gc[0], old_gc[1], max(old_gc[2], RUN_GC_FULL_EVERY))
         returned = failed = False
         failure: PTCError | None = None
         try:
@@ -224,12 +254,16 @@ def _run(source: str, data: Mapping[str, Any] | None, tools: Mapping[str, Any] |
             except rt._Fail as f:
                 value, failed = f.value, True
             rt.check_result_size(value)  # realizes a lazy result (printing it), within the limits
+            check_returned_charts(value)
             rt.realize_defs(user, state.defined)
             state.steps += rt.STEP_CHUNK - rt.RT["_n"]
         except BaseException as e:  # noqa: BLE001 - every failure becomes a PTCError
             if isinstance(e, (KeyboardInterrupt, SystemExit)):
                 raise
             err = rt.convert_exception(e)
+            fix = runtime_hint(err.message) if err.kind == "runtime" else None
+            if fix is not None:
+                err.hint = fix
             if err.hint is None and err.kind == "runtime" and "got nil" in err.message:
                 err.hint = ("a nil often comes from a missing map key: check the key's spelling "
                             "(e.g. :unit_price vs :unit-price) or use (get m :k default)")
@@ -242,6 +276,7 @@ def _run(source: str, data: Mapping[str, Any] | None, tools: Mapping[str, Any] |
             failure = err
         finally:
             sys.setrecursionlimit(old_limit)
+            gc.set_threshold(*old_gc)
             rt.RT["_U"], rt.RT["_ctx"], rt.RT["_n"] = saved
             context.leave(prev_state)
     if failure is not None:
@@ -251,7 +286,21 @@ def _run(source: str, data: Mapping[str, Any] | None, tools: Mapping[str, Any] |
         raise failure
     state.flush_output()
     return RunResult(value, tuple(state.prints), tuple(state.tool_calls), user, returned, failed,
-                     state.steps, time.perf_counter() - started, _latest_order(state.defined), dict(state.docs))
+                     state.steps, time.perf_counter() - started, _latest_order(state.defined), dict(state.docs),
+                     None if failed else _empty_note(source, value, state, data_values))
+
+
+def _empty_note(source: str, value: Any, state: context.RunState, data: Mapping[str, Any]) -> str | None:
+    """The empty-result note (only looked for when the answer is empty; never fails a run)."""
+    from .diagnose import empty_note, looks_empty
+
+    if not looks_empty(value, state.prints):
+        return None
+    try:
+        return empty_note(source, value, state.prints, state.emptied, data,
+                          [(c.name, c.result) for c in state.tool_calls if c.error is None])
+    except Exception:  # noqa: BLE001 - a note is a courtesy: an odd value must not fail the run
+        return None
 
 
 def _latest_order(names: list[str]) -> tuple[str, ...]:

@@ -17,8 +17,8 @@ from typing import Any, Callable, Iterator
 
 from . import nodes as n
 from . import values as v
-from .patterns import (CountedLoop, GroupedFold, counted_loop, grouped_fold, inlinable, integer_accumulators,
-                       recurs_to, stage_of, transient_update, walk)
+from .patterns import (CountedLoop, GroupedFold, counted_loop, grouped_fold, inlinable, int_valued,
+                       integer_accumulators, pure_stage, recurs_to, stage_of, transient_update, walk)
 from .registry import Builtin
 
 _MARK = "\x01"
@@ -126,6 +126,7 @@ class Compiler:
         self.fast_paths = _FAST_PATH_BUDGET
         self.counting: list[tuple[list[n.Binding], n.Binding]] = []  # counted loops being compiled
         self.eager_nodes: set[int] = set()  # calls whose whole result is needed at once (see _CONSUMERS)
+        self.list_nodes: set[int] = set()  # eager calls whose result only a runtime helper reads: a list will do
         self.known_ints: set[str] = set()  # locals that hold an integer where the code is emitted
         self.unchecked_ints = False  # integer + and - need no size check (done per chunk)
         # a row local -> the local that holds whether the row is a host dict
@@ -176,7 +177,9 @@ class Compiler:
         const = _const_of(node)
         if type(const) in (int, float):
             return type(const)
-        return int if text in self.known_ints else None
+        if text in self.known_ints or (self.known_ints and type(node) is n.Call and int_valued(node, self.known_ints)):
+            return int
+        return None
 
     def builtin(self, b: Builtin) -> str:
         from .runtime import builtin_global
@@ -384,6 +387,10 @@ class Compiler:
             doc = f", {node.doc!r}" if node.doc else ""  # type: ignore[attr-defined]
             fn.emit(f"_def({node.name!r}, {val}{doc})", node)  # type: ignore[attr-defined]
             return self.const(v.Symbol(f"#'user/{node.name}"))  # type: ignore[attr-defined]
+        if t in (n.VectorLit, n.SetLit, n.MapLit):
+            lit = _constant_literal(node)
+            if lit is not None:  # built once, as Clojure makes a literal of constants a constant
+                return self.const(lit)
         if t is n.VectorLit:
             items = self.args(node.items, fn)  # type: ignore[attr-defined]
             return f"_vec(({''.join(i + ', ' for i in items)}))"
@@ -504,8 +511,13 @@ class Compiler:
             else:
                 fv = self.fn(f) if type(f) is n.Fn else self.const(f.value)  # type: ignore[arg-type,attr-defined]
             slow = f"{self.builtin(call.fn.builtin)}({self.mark(call)}{fv}, {slow})"  # type: ignore[attr-defined]
+        who = next((k for k, _, _ in stages if k in ("filter", "remove")), None)
         if eager:
-            return f"({'_vec' if vector else '_plist'}({comp}) if type({src} := {evaluated[-1]}) in _SEQ_OK else {slow})"
+            wrap = "_vec" if vector else "" if id(node) in self.list_nodes else "_plist"
+            made = f"{wrap}({comp})"
+            if who is not None:
+                made = f"_kept({made}, {src}, {who!r})"
+            return f"({made} if type({src} := {evaluated[-1]}) in _SEQ_OK else {slow})"
         # Lazy: the comprehension over one chunk, in a function made with the values it uses
         # (as a fn literal captures them), applied to each chunk when the seq is realized.
         caps = list(dict.fromkeys(fn_text.get(id(f)) or c for _, f, _ in stages
@@ -514,7 +526,9 @@ class Compiler:
         self.factories.append([Line(0, f"def {factory}({', '.join(caps)}):", -1),
                                Line(1, f"def _fz({chunk}):", -1), Line(2, f"return {comp}", self.pos(node)),
                                Line(1, "return _fz", -1)])
-        lazy = f"_fused_seq({factory}({', '.join(caps)}), {src})"
+        pure = all(pure_stage(f) for _, f, _ in stages)  # may be computed ahead (see lazy.Ahead)
+        lazy = (f"_fused_seq({factory}({', '.join(caps)}), {src}{', True' if pure else ', False'}"
+                f"{'' if who is None else f', {who!r}'})")
         return f"({lazy} if type({src} := {evaluated[-1]}) in _SEQ_OK else {slow})"
 
     def grouped(self, node: n.Call, g: GroupedFold, fn: _Func) -> str:
@@ -647,22 +661,25 @@ class Compiler:
             # at the end (what Clojure's transients do), instead of a new map per item.
             kind, parts = transient
             d = fn.tmp()
-            fn.emit(f"if type({t}) in _FUSE_REAL and type({acc}) in {'_MAP_TYPES' if kind == 'assoc' else '_VEC_TYPES'}:",
+            is_map = kind != "conj"
+            # (all of coll is read: a lazy one is realized at once, as for an eager consumer)
+            fn.emit(f"if type({t}) in _SEQ_OK and type({acc}) in {'_MAP_TYPES' if is_map else '_VEC_TYPES'}:",
                     node)
             with fn.block():
-                fn.emit(f"{d} = {'_tdict(' + acc + ')' if kind == 'assoc' else 'list(' + acc + ')'}")
+                fn.emit(f"{d} = {'_tdict(' + acc + ')' if is_map else 'list(' + acc + ')'}")
                 fn.emit(f"for {c} in _chunks({t}):")
                 with fn.block():
                     fn.emit(f"for {x} in {c}:")
                     with fn.block():
                         if kind == "assoc":
                             k, val = self.args(parts, fn)
-                            pk, k = _bind_simple(fn, k)
-                            fn.emit(f"{d}[{k} if type({pk or k}) in _KEYT else _as_key({k})] = {val}", a.body)
+                            fn.emit(f"{d}[{_key_first(fn, k)}] = {val}", a.body)
+                        elif kind == "update":
+                            self._transient_update(d, parts, a.body, fn)
                         else:
                             fn.emit(f"{d}.append({self.args(parts, fn)[0]})", a.body)
                     fn.emit(f"_grown(len({d}))")
-                fn.emit(f"{acc} = {'_map_of(' + d + ')' if kind == 'assoc' else '_vec(' + d + ')'}")
+                fn.emit(f"{acc} = {'_map_of(' + d + ')' if is_map else '_vec(' + d + ')'}")
             fn.emit(f"elif type({t}) in _FUSE_REAL:", node)
         else:
             fn.emit(f"if type({t}) in _FUSE_REAL:", node)
@@ -682,6 +699,24 @@ class Compiler:
         with fn.block():
             fn.emit(f"{acc} = {self.builtin(b)}({self.mark(node)}{self.fn(f)}, {acc}, {t})", node)
         return acc
+
+    def _transient_update(self, d: str, parts: list[n.Node], body: n.Node, fn: _Func) -> None:
+        """`(update acc k f args...)` on a transient reduce's private dict d: d[k] = (f old args...),
+        compiled as a call (so `+` and the rest are inlined); `(fnil f x)` with a constant x
+        becomes a test of old."""
+        k = self.expr(parts[0], fn)
+        key, old = fn.tmp(), fn.tmp()
+        fn.emit(f"{key} = {k}", body)
+        fn.emit(f"if type({key}) not in _KEYT: {key} = _as_key({key})")
+        fn.emit(f"{old} = {d}.get({key})")
+        f = parts[1]
+        if (type(f) is n.Call and type(f.fn) is n.BuiltinRef and f.fn.builtin.qualified == "fnil"  # type: ignore[attr-defined]
+                and len(f.args) == 2 and type(f.args[0]) in (n.BuiltinRef, n.Fn)  # type: ignore[attr-defined]
+                and type(f.args[1]) is n.Const):  # type: ignore[attr-defined]
+            fn.emit(f"if {old} is None: {old} = {self.const(f.args[1].value)}")  # type: ignore[attr-defined]
+            f = f.args[0]  # type: ignore[attr-defined]
+        call = n.Call(body.line, body.col, f, [n.Local(body.line, body.col, n.Binding("old", old, 0)), *parts[2:]])
+        fn.emit(f"{d}[{key}] = {self.expr(call, fn)}", body)
 
     def args(self, nodes: list[n.Node], fn: _Func) -> list[str]:
         """Compile arguments left to right, keeping evaluation order if one needs statements."""
@@ -716,6 +751,10 @@ class Compiler:
             fold = grouped_fold(node)
             if fold is not None:
                 return self.grouped(node, fold, fn)
+        if fast and head.builtin.qualified == "mapcat" and len(node.args) == 2 and id(node) in self.eager_nodes:  # type: ignore[attr-defined]
+            return self.eager_mapcat(node, fn)
+        if fast and head.builtin.qualified == "into" and _into_map_for(node):  # type: ignore[attr-defined]
+            return self.into_map_for(node, fn)
         if type(head) is n.BuiltinRef:
             inline = _INLINE.get(head.builtin.qualified) if fast else None
             if inline is not None:
@@ -730,6 +769,10 @@ class Compiler:
             f = self.fn(head)
             args = self.args(node.args, fn)
             return f"{f}({self.mark(node)}{', '.join(args)})"
+        if type(head) is n.RuntimeRef and self.fast_paths > 0:
+            inline = self.destructure(node, fn)
+            if inline is not None:
+                return inline
         parts = self.args([head] + node.args, fn)
         callee = parts[0]
         if type(head) is n.RuntimeRef or type(head) is n.ToolRef:
@@ -739,6 +782,58 @@ class Compiler:
             pc, c = _bind_simple(fn, callee)
             return f"({c} if callable({pc or c}) else _fnof({c}))({self.mark(node)}{', '.join(parts[1:])})"
         return f"_invoke({self.mark(node)}{', '.join(parts)})"
+
+    def into_map_for(self, node: n.Call, fn: _Func) -> str:
+        """`(into {...} (for [...] [k v]))`: the for's pairs stored straight into a private
+        dict that becomes the map (no pair vectors, no list of them)."""
+        d, r = fn.tmp(), fn.tmp()
+        fn.emit(f"{d} = _tdict({self.expr(node.args[0], fn)})", node)
+        self.for_loop(node.args[1], fn, None, d)  # type: ignore[arg-type]
+        fn.emit(f"{r} = _map_of({d})")
+        return r
+
+    def eager_mapcat(self, node: n.Call, fn: _Func) -> str:
+        """`(mapcat f coll)` whose whole result is needed at once (see _CONSUMERS) as one loop
+        over coll that appends the items of each (f x) to a list: no lazy seq per item. A
+        literal fn's body is inlined, and its value (all of which is used) is built eagerly."""
+        f, coll = node.args
+        a = f.arities[0] if type(f) is n.Fn and len(f.arities) == 1 and f.self_binding is None else None  # type: ignore[attr-defined]
+        inline = a is not None and a.rest is None and not a.has_recur and len(a.params) == 1
+        if inline:
+            src, fv = self.expr(coll, fn), ""
+        else:
+            fv, src = self.args([f, coll], fn)
+            t = fn.tmp()
+            fn.emit(f"{t} = {fv}", f)
+            fn.emit(f"if not callable({t}): {t} = _fnof({t})")  # a map, a set, a vector... as a function
+            fv = t
+        r = fn.tmp()
+        fn.emit(f"{r} = []", node)
+        x = a.params[0].py if inline else fn.tmp()  # type: ignore[union-attr]
+        fn.emit(f"for {x} in _iter_as({self.mark(coll)}{src}, 'mapcat'):", coll)
+        with fn.block():
+            fn.tick(node)
+            if inline:
+                self.eager_nodes.add(id(a.body))  # type: ignore[union-attr]
+                self.list_nodes.add(id(a.body))  # type: ignore[union-attr]  # _cat reads it
+                inner = self.expr(a.body, fn)  # type: ignore[union-attr]
+            else:
+                inner = f"{fv}({self.mark(node)}{x})"
+            fn.emit(f"_cat({r}, {inner})", node)
+        return f"_plist({self.mark(node)}{r})"
+
+    def destructure(self, node: n.Call, fn: _Func) -> str | None:
+        """What `{:keys [a b]}` destructuring calls, inline: the map of a host dict or PTC map is
+        itself, and a keyword's value is a keyword lookup."""
+        name = node.fn.name  # type: ignore[attr-defined]
+        if name == "map_for_destructure" and len(node.args) == 1:
+            x = self.expr(node.args[0], fn)
+            if _is_simple_text(x):
+                return f"({x} if type({x}) is dict or type({x}) is _FMap else _rt_map_for_destructure({self.mark(node)}{x}))"
+        if name == "get" and len(node.args) in (2, 3) and type(_const_of(node.args[1])) is v.Keyword:
+            args = self.args(node.args, fn)
+            return self.keyword_lookup(fn, node, args[0], node.args[1].value, args[2] if len(args) == 3 else None)  # type: ignore[attr-defined]
+        return None
 
     def truth(self, node: n.Node, fn: _Func) -> str:
         """A Python condition that is true when node's value is truthy in Clojure."""
@@ -867,15 +962,22 @@ class Compiler:
         fn.emit(f"{i} = {stop} if {start} {'<' if c.step > 0 else '>'} {stop} else {start}")
         self.value(c.done, fn, _Sink("assign", r))
 
-    def for_loop(self, node: n.For, fn: _Func, result: str | None) -> str:
+    def for_loop(self, node: n.For, fn: _Func, result: str | None, into_dict: str | None = None) -> str:
+        """An eager `for` (result: the list of its values) or `doseq`; into_dict: a private
+        dict the `[k v]` body of `(into {...} (for ...))` is stored in instead."""
         if result is not None:
             fn.emit(f"{result} = []", node)
         opened = 0
         for clause in node.clauses:
             if clause.kind == "bind":
                 coll = self.expr(clause.coll, fn)  # type: ignore[arg-type]
-                fn.emit(f"for {clause.binding.py} in _iter({self.mark(clause.coll)}{coll}):",  # type: ignore[union-attr,arg-type]
-                        clause.coll)
+                if not _is_simple_text(coll):
+                    t = fn.tmp()
+                    fn.emit(f"{t} = {coll}", clause.coll)
+                    coll = t
+                # a sequence is its own iterable (what _iter returns for it), without a call
+                fn.emit(f"for {clause.binding.py} in ({coll} if type({coll}) in _ITER_SELF else "  # type: ignore[union-attr]
+                        f"_iter({self.mark(clause.coll)}{coll})):", clause.coll)  # type: ignore[arg-type]
                 fn.indent += 1
                 opened += 1
                 fn.tick(clause.coll)
@@ -885,7 +987,11 @@ class Compiler:
                 fn.emit(f"if not {self.truth(clause.test, fn)}: continue", clause.test)  # type: ignore[arg-type]
             else:  # while
                 fn.emit(f"if not {self.truth(clause.test, fn)}: break", clause.test)  # type: ignore[arg-type]
-        if result is not None:
+        if into_dict is not None:
+            k, val = self.args(node.body.items, fn)  # type: ignore[attr-defined]
+            fn.emit(f"{into_dict}[{_key_first(fn, k)}] = {val}", node.body)
+            fn.emit(f"if not len({into_dict}) & 1023: _grown(len({into_dict}), 1024)")
+        elif result is not None:
             fn.emit(f"{result}.append({self.expr(node.body, fn)})", node.body)
         else:
             self.discard(node.body, fn)
@@ -1001,6 +1107,9 @@ class Compiler:
 
     def fn(self, node: n.Fn) -> str:
         """Emit a factory for node; return the expression that creates the function."""
+        comparator = _literal_comparator(node)
+        if comparator is not None:
+            return self.const(comparator)
         fac_name = self.fresh("_mk")
         captures = list(node.captures.values())
         fac = _Func(self, 0)
@@ -1102,6 +1211,62 @@ def _captured(f: n.Node) -> list[str]:
     return [b.py for b in f.captures.values()]
 
 
+def _literal_comparator(node: n.Fn) -> Any:
+    """`#(compare %2 %1)`, `(fn [a b] (> a b))`...: a fn of two arguments that only compares
+    them with compare, < or >, as the equivalent function sort and sort-by recognize (see
+    core_sequences.LITERAL_COMPARATORS), else None."""
+    if len(node.arities) != 1 or node.self_binding is not None or node.captures:
+        return None
+    a = node.arities[0]
+    body = a.body
+    if a.rest is not None or len(a.params) != 2 or type(body) is not n.Call or type(body.fn) is not n.BuiltinRef:
+        return None
+    name = body.fn.builtin.qualified  # type: ignore[attr-defined]
+    args = [x.binding if type(x) is n.Local else None for x in body.args]  # type: ignore[attr-defined]
+    if name not in ("compare", "<", ">") or args not in ([a.params[0], a.params[1]], [a.params[1], a.params[0]]):
+        return None
+    from .lib.core_sequences import LITERAL_COMPARATORS, _direction
+
+    _direction(None)  # fills the table
+    return LITERAL_COMPARATORS[(name, args[0] is a.params[1])]
+
+
+def _key_first(fn: _Func, k: str) -> str:
+    """The map key k as a dict subscript, k evaluated first (Python evaluates the value of
+    `d[k] = v` before k) and made a PTC key."""
+    if not _is_simple_text(k):
+        t = fn.tmp()
+        fn.emit(f"{t} = {k}")
+        k = t
+    return f"{k} if type({k}) in _KEYT else _as_key({k})"
+
+
+def _into_map_for(node: n.Call) -> bool:
+    """node is `(into m (for [...] [k v]))` with m a literal map of constants."""
+    if len(node.args) != 2 or type(node.args[1]) is not n.For:
+        return False
+    target, loop = node.args
+    return (type(_const_of(target)) is v.FMap and loop.collect  # type: ignore[attr-defined]
+            and type(loop.body) is n.VectorLit and len(loop.body.items) == 2)  # type: ignore[attr-defined]
+
+
+def _constant_literal(node: n.Node) -> Any:
+    """The value of a small vector, set or map literal whose items are all constants (an
+    immutable PTC value that every evaluation may share), else None."""
+    t = type(node)
+    items = [x for pair in node.pairs for x in pair] if t is n.MapLit else node.items  # type: ignore[attr-defined]
+    if len(items) > 2 * v.SMALL or any(type(x) is not n.Const for x in items):
+        return None
+    vals = [x.value for x in items]  # type: ignore[attr-defined]
+    if t is n.VectorLit:
+        return v.pvector(vals)
+    if t is n.SetLit:
+        s = v.make_set(vals)
+        return s if type(s) is v.FSet and len(s) == len(vals) else None
+    m = v.make_map(list(zip(vals[0::2], vals[1::2])))
+    return m if type(m) is v.FMap and 2 * len(m) == len(vals) else None
+
+
 def _is_plus(f: n.Node) -> bool:
     return type(f) is n.BuiltinRef and f.builtin.qualified == "+"  # type: ignore[attr-defined]
 class _CaseTable(dict):  # type: ignore[type-arg]
@@ -1160,9 +1325,8 @@ def _const_of(node: n.Node) -> Any:
 _NO = object()
 
 
-def _numeric_binop(op: str, float_only: bool = False) -> InlineFn:
-    """`a op b` when both are numbers (float_only: at least one float, as for `*`, whose
-    integer results must go through the builtin's bigint guard)."""
+def _numeric_binop(op: str) -> InlineFn:
+    """`a op b` when both are numbers."""
 
     def inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
         if len(args) != 2:
@@ -1174,9 +1338,7 @@ def _numeric_binop(op: str, float_only: bool = False) -> InlineFn:
         a_const, b_const = ka is not None, kb is not None
         (pa, a), (pb, b) = _bind_simple(fn, args[0]), _bind_simple(fn, args[1])
         # Both operands are evaluated exactly once, left to right, before either branch.
-        if float_only:
-            test = _float_product_test(fn, pa, a, pb, b, ka, kb)
-        elif pa and pb:
+        if pa and pb:
             ta = fn.tmp()
             test = f"({ta} := type({pa})) is not None and type({pb}) in _NUMT and {ta} in _NUMT"
         elif pb:  # a is simple: check b first so that it is always evaluated
@@ -1204,8 +1366,8 @@ def _additive(op: str) -> InlineFn:
         (pa, a), (pb, b) = _bind_simple(fn, args[0]), _bind_simple(fn, args[1])
         A, B = pa or a, pb or b  # each operand's first use evaluates it (a first)
         plain = f"{a} {op} {b}"
-        if ka is int and kb is int and c.unchecked_ints:
-            return f"({A}, {B}) and {plain}" if pa or pb else plain
+        if ka is int and kb is int and c.unchecked_ints:  # Python evaluates a then b, each once
+            return f"(({args[0]}) {op} ({args[1]}))" if pa or pb else plain
         r = fn.tmp()
         checked = f"({r} if {-_FAST_INT} < ({r} := {plain}) < {_FAST_INT} else _big({r}))"
         slow = f"{c.builtin(node.fn.builtin)}({c.mark(node)}{a}, {b})"  # type: ignore[attr-defined]
@@ -1220,36 +1382,11 @@ def _additive(op: str) -> InlineFn:
             return f"({plain} if ({tb} := type({B})) is float else {checked} if {tb} is int else {slow})"
         if kb is int:
             return f"({plain} if ({ta} := type({A})) is float else {checked} if {ta} is int else {slow})"
-        if not (pa or pb):
-            return (f"({plain} if (({ta} := type({a})) is float and ({tb} := type({b})) in _NUMT) or "
-                    f"({ta} is int and ({tb} := type({b})) is float) else {checked} if {ta} is int and {tb} is int "
-                    f"else {slow})")
-        return (f"({plain} if ({ta} := type({A})) is not None and ({tb} := type({B})) is not None and "
-                f"({ta} is float and {tb} in _NUMT or {ta} is int and {tb} is float) else {checked} "
-                f"if {ta} is int and {tb} is int else {slow})")
+        # two floats, then two integers, then one of each: the chained `is` evaluates a, then b
+        return (f"({plain} if ({ta} := type({A})) is ({tb} := type({B})) is float else {checked} if {ta} is {tb} is int "
+                f"else {plain} if ({ta} is float and {tb} is int) or ({ta} is int and {tb} is float) else {slow})")
 
     return inline
-
-
-def _float_product_test(fn: _Func, pa: str, a: str, pb: str, b: str, ka: type | None, kb: type | None) -> str:
-    """A test that a and b are numbers with at least one float (an integer product goes
-    through the builtin's bigint guard), evaluating each operand's expression once, a first.
-    ka/kb: the operand's known type (int, float) or None when only the run time knows it."""
-    A, B = pa or a, pb or b
-    if ka is float or kb is float:
-        other = B if ka is float else A
-        return f"type({other}) in _NUMT" if (ka is float) != (kb is float) else "True"
-    if ka is int:
-        return f"type({B}) is float"
-    if kb is int:
-        return f"type({A}) is float"
-    ta, tb = fn.tmp(), fn.tmp()
-    if pa and pb:
-        return (f"({ta} := type({pa})) is not None and ((({tb} := type({pb})) is float and {ta} in _NUMT) "
-                f"or ({ta} is float and {tb} is int))")
-    if pb:
-        return f"(({tb} := type({pb})) is float and type({a}) in _NUMT) or ({tb} is int and type({a}) is float)"
-    return f"(({ta} := type({A})) is float and type({b}) in _NUMT) or ({ta} is int and type({b}) is float)"
 
 
 for _op in ("<", ">", "<=", ">="):
@@ -1275,7 +1412,6 @@ def _inc_dec(op: str) -> InlineFn:
     return inline
 
 
-_INLINE["*"] = _numeric_binop("*", float_only=True)
 
 
 def _get_inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
@@ -1286,6 +1422,56 @@ def _get_inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | 
 
 
 _INLINE["get"] = _get_inline
+
+
+def _get_in_inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
+    """`(get-in m [:a :b])`, a literal path of keywords, as `(:b (:a m))` (a missing key or a
+    nil or non-map on the way gives nil either way)."""
+    path = _const_of(node.args[1]) if len(node.args) == 2 else _NO
+    if type(path) is not v.PVector or not path or any(type(k) is not v.Keyword for k in path):
+        return None
+    e = args[0]
+    for k in path:
+        e = c.keyword_lookup(fn, node, e, k, None)
+    return e
+
+
+_INLINE["get-in"] = _get_in_inline
+
+
+def _update_in_inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
+    """`(update-in m [:a :b] f x...)`, a literal path of keywords, as Clojure defines it:
+    `(assoc m :a (update (get m :a) :b f x...))`, each level read once."""
+    path = _const_of(node.args[1]) if len(node.args) >= 3 else _NO
+    if type(path) is not v.PVector or len(path) < 2 or any(type(k) is not v.Keyword for k in path):
+        return None
+    from .registry import REGISTRY
+
+    rest = ", ".join(args[2:])
+    target, levels = args[0], []
+    for k in path[:-1]:
+        t = fn.tmp()
+        levels.append((t, target, k))
+        target = c.keyword_lookup(fn, node, t, k, None)
+    e = f"{c.builtin(REGISTRY['update'])}({c.mark(node)}{target}, {c.const(path[-1])}, {rest})"
+    for t, outer, k in reversed(levels):
+        e = f"_assoc3({c.mark(node)}({t} := {outer}), {c.const(k)}, {e})"
+    return e
+
+
+_INLINE["update-in"] = _update_in_inline
+
+
+def _reduce_inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
+    """`(reduce + coll)`: one call that sums plain numbers in C."""
+    if len(args) != 2 or not _is_plus(node.args[0]):
+        return None
+    from .lib.core_sequences import reduce_plus
+
+    return f"{c.const(reduce_plus)}({c.mark(node)}{args[1]})"
+
+
+_INLINE["reduce"] = _reduce_inline
 
 
 def _runtime_fast(helper: str, arity: int) -> InlineFn:
@@ -1378,3 +1564,106 @@ def _not_inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | 
 
 
 _INLINE["not"] = _not_inline
+
+
+# -- the rest of arithmetic: each fast path covers the common types and leaves every other
+# case (other types, zero divisors, negative operands of quot/rem, integers that could
+# outgrow the integer-size limit or a float) to the builtin, which applies Clojure's rules.
+
+_HALF_INT = 1 << 31  # integer products of factors below this stay under _FAST_INT: no size check
+
+
+def _operands(fn: _Func, args: list[str]) -> tuple[str, list[str], list[str]]:
+    """(a prefix that evaluates each non-simple operand once, in order, into a temporary;
+    the operands' names; their first uses, `(t := e)` or the name). The prefix reads
+    `(t := e) is t and ` so that a test can follow it."""
+    binds, names, firsts = [], [], []
+    for e in args:
+        if _is_simple_text(e):
+            names.append(e)
+            firsts.append(e)
+        else:
+            t = fn.tmp()
+            binds.append(f"({t} := {e}) is {t} and ")
+            names.append(t)
+            firsts.append(f"({t} := {e})")
+    return "".join(binds), names, firsts
+
+
+def _guarded(fast: str, tests: list[str]) -> Callable[..., InlineFn]:
+    """An inline: `fast` where one of `tests` holds, else the builtin. fast and the tests are
+    templates over the operands {a} and {b} and their types {ta} and {tb} (bound once). A test
+    that starts by evaluating every operand, in order, writes their first uses {A} and {B}
+    (then no prefix evaluates them before it). A test is chosen by which operands are numeric
+    constants: tests[0] when none is, tests[1] when b is a constant it accepts (see each
+    caller), else no inline."""
+
+    def make(arity: int, const_b_ok: Callable[[Any], bool] | None = None) -> InlineFn:
+        def inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
+            if len(args) != arity or any(type(_const_of(x)) in (int, float) for x in node.args[:1]):
+                return None
+            kb = _const_of(node.args[1]) if arity == 2 else _NO
+            if kb is not _NO and type(kb) in (int, float):
+                if const_b_ok is None or not const_b_ok(kb) or len(tests) < 2:
+                    return None
+                test = tests[1]
+            else:
+                test = tests[0]
+            pre, names, firsts = _operands(fn, args)
+            if "{A}" in test:
+                pre = ""
+            a, fa = names[0], firsts[0]
+            b, fb = (names[1], firsts[1]) if arity == 2 else ("", "")
+            ta, tb = fn.tmp(), fn.tmp()
+            fields = {"a": a, "b": b, "A": fa, "B": fb, "ta": ta, "tb": tb, "F": _FAST_INT, "H": _HALF_INT}
+            slow = f"{c.builtin(node.fn.builtin)}({c.mark(node)}{', '.join(names)})"  # type: ignore[attr-defined]
+            return f"({fast.format(**fields)} if {pre}{test.format(**fields)} else {slow})"
+
+        return inline
+
+    return make
+
+
+_BOTH = "(({ta} := type({a})) is int or {ta} is float) and (({tb} := type({b})) is int or {tb} is float)"
+# (* a b): two small integers, or a float with a number a float can hold (no OverflowError)
+_mul = _guarded("{a} * {b}", [
+    "({ta} := type({A})) is ({tb} := type({B})) is float or "
+    "({ta} is float and {tb} is int and -{F} < {b} < {F}) or "
+    "({ta} is int and ({tb} is int and -{H} < {a} < {H} and -{H} < {b} < {H} or {tb} is float and -{F} < {a} < {F}))",
+    "(({ta} := type({A})) is int and -{H} < {a} < {H}) or {ta} is float"])(2, lambda k: -_HALF_INT < k < _HALF_INT)
+
+
+def _mul_inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
+    """`*` commutes: (* 2 x) is compiled as (* x 2) (a constant has no effect to order)."""
+    if len(args) == 2 and type(_const_of(node.args[0])) in (int, float) and _const_of(node.args[1]) is _NO:
+        node = n.Call(node.line, node.col, node.fn, node.args[::-1])
+        args = args[::-1]
+    if len(args) == 2 and all(_const_of(x) is _NO and c.number_kind(x, e) is int for x, e in zip(node.args, args)):
+        a, b = args  # integer locals (a counted loop's counter): only their size is tested
+        return (f"({a} * {b} if -{_HALF_INT} < {a} < {_HALF_INT} and -{_HALF_INT} < {b} < {_HALF_INT} "
+                f"else {c.builtin(node.fn.builtin)}({c.mark(node)}{a}, {b}))")  # type: ignore[attr-defined]
+    return _mul(c, fn, node, args)
+
+
+_INLINE["*"] = _mul_inline
+# (/ a b): floats (integer quotients may be exact integers: the builtin decides)
+_INLINE["/"] = _guarded("{a} / {b}", [
+    "type({a}) is float and type({b}) is float and {b} != 0", "type({a}) is float"])(2, lambda k: k != 0)
+# mod of integers is Python's % (floored, the divisor's sign); rem and quot agree with % and //
+# when neither operand is negative
+_INLINE["mod"] = _guarded("{a} % {b}", ["type({a}) is int and type({b}) is int and {b} != 0", "type({a}) is int"])(
+    2, lambda k: type(k) is int and k != 0)
+_INLINE["rem"] = _guarded("{a} % {b}", ["type({a}) is int and type({b}) is int and {a} >= 0 and {b} > 0",
+                                        "type({a}) is int and {a} >= 0"])(2, lambda k: type(k) is int and k > 0)
+_INLINE["quot"] = _guarded("{a} // {b}", ["type({a}) is int and type({b}) is int and {a} >= 0 and {b} > 0",
+                                          "type({a}) is int and {a} >= 0"])(2, lambda k: type(k) is int and k > 0)
+# max/min of two numbers: as the builtin, a NaN first operand wins, else the later of equals
+_INLINE["max"] = _guarded("({a} if {a} > {b} or {a} != {a} else {b})", [_BOTH])(2)
+_INLINE["min"] = _guarded("({a} if {a} < {b} or {a} != {a} else {b})", [_BOTH])(2)
+_NUMBER = "(({ta} := type({A})) is int or {ta} is float)"
+_INLINE["abs"] = _guarded("_abs({a})", [_NUMBER])(1)
+_INLINE["zero?"] = _guarded("{a} == 0", [_NUMBER])(1)
+_INLINE["pos?"] = _guarded("{a} > 0", [_NUMBER])(1)
+_INLINE["neg?"] = _guarded("{a} < 0", [_NUMBER])(1)
+_INLINE["even?"] = _guarded("not {a} & 1", ["type({A}) is int"])(1)
+_INLINE["odd?"] = _guarded("{a} & 1 == 1", ["type({A}) is int"])(1)

@@ -7,6 +7,8 @@ module global: reading it costs one global lookup, which matters inside builtins
 
 from __future__ import annotations
 
+import datetime
+import itertools
 import os
 import random
 import threading
@@ -26,7 +28,7 @@ class RunState:
     __slots__ = (
         "limits", "deadline", "steps", "prints", "print_chars", "tool_calls", "tools",
         "data", "allocated", "max_int", "call_tool", "pending", "defined", "docs", "rss_base", "budgets",
-        "random",
+        "random", "emptied", "clock",
     )
 
     def __init__(self, limits: Limits) -> None:
@@ -47,11 +49,35 @@ class RunState:
         self.rss_base = resident_bytes()  # memory in use when the run started
         self.budgets = 0  # step chunks consumed (every 16th also checks memory)
         self.random: random.Random | None = None  # made on first use (seeding from the OS costs)
+        self.emptied: Emptied | None = None  # the last filter that kept nothing (for the empty-result note)
+        self.clock: datetime.datetime | None = None  # the run clock, read at its first use (run_clock)
 
     def flush_output(self) -> None:
         if self.pending is not None:
             self.prints.append(self.pending)
             self.pending = None
+
+
+class Emptied:
+    """A filter/filterv/remove (or a compiled chain of them) whose input had items and whose
+    output had none: what the empty-result note (`ptc.interpreter.diagnose`) explains. Kept
+    only when that happens, so the cost of a filter that keeps something is one test."""
+
+    __slots__ = ("who", "count", "samples", "key")
+
+    def __init__(self, who: str, count: int, samples: tuple[Any, ...], key: object) -> None:
+        self.who, self.count, self.samples, self.key = who, count, samples, key
+
+
+def emptied(who: str, items: Any, key: object = None) -> None:
+    """`items` (a non-empty chunk or collection) all failed `who`'s predicate. Successive
+    chunks of one lazy filter (the same `key`) add up their counts."""
+    st = CURRENT
+    last = st.emptied
+    if key is not None and last is not None and last.key is key:
+        last.count += len(items)
+    else:
+        st.emptied = Emptied(who, len(items), tuple(itertools.islice(items, 3)), key)
 
 
 def rng() -> random.Random:
@@ -60,6 +86,15 @@ def rng() -> random.Random:
     if st.random is None:
         st.random = random.Random(st.limits.seed)
     return st.random
+
+
+def run_clock() -> datetime.datetime:
+    """The run's "now" (UTC): read once, at its first use in the run, so every clock read of a
+    program (LocalDate/now, System/currentTimeMillis...) sees the same instant."""
+    st = CURRENT
+    if st.clock is None:
+        st.clock = datetime.datetime.now(datetime.timezone.utc)
+    return st.clock
 
 
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096

@@ -35,6 +35,7 @@ import array
 import atexit
 import contextlib
 import dataclasses
+import datetime as dt
 import gc
 import io
 import json
@@ -58,7 +59,7 @@ try:
 except ImportError:  # not POSIX: run_isolated refuses to run
     resource = None  # type: ignore[assignment]
 
-from . import context
+from . import context, dates
 from . import values as v
 from .lazy import OPEN_ENDED_PREFIX
 from .errors import PTCError, limit_error
@@ -252,13 +253,45 @@ def _r_table(stream: bytes) -> Table:
     return Table(arrow)
 
 
+def _r_date(ordinal: int) -> dt.date:
+    _want(ordinal, int)
+    return dt.date.fromordinal(ordinal)
+
+
+def _r_datetime(ordinal: int, micros: int, utc: bool) -> dt.datetime:
+    """A LocalDateTime (utc False) or an Instant, as its day and microsecond of the day."""
+    _want(ordinal, int)
+    _want(micros, int)
+    day = dt.datetime.combine(dt.date.fromordinal(ordinal), dt.time(), dates.UTC if utc is True else None)
+    return day + dt.timedelta(microseconds=micros)
+
+
+def _r_duration(micros: int) -> dt.timedelta:
+    _want(micros, int)
+    return dt.timedelta(microseconds=micros)
+
+
+def _r_enum(kind: str, name: str) -> dates.JavaEnum:
+    table = {"ChronoUnit": dates.CHRONO_UNITS, "DayOfWeek": dates.DAYS_OF_WEEK, "Month": dates.MONTHS}.get(kind)
+    if table is None or name not in table:
+        raise pickle.UnpicklingError("malformed java.time constant")
+    return table[name]
+
+
+def _datetime_state(x: dt.datetime) -> tuple[Any, ...]:
+    u = x if x.tzinfo is None else x.astimezone(dates.UTC)
+    micros = ((u.hour * 60 + u.minute) * 60 + u.second) * 1_000_000 + u.microsecond
+    return (_r_datetime, (u.toordinal(), micros, x.tzinfo is not None))
+
+
 def _want(x: Any, t: type) -> None:
     if type(x) is not t:
         raise pickle.UnpicklingError(f"expected {t.__name__}, got {type(x).__name__}")
 
 
 _REBUILDERS = {f.__name__: f for f in (_r_kw, _r_sym, _r_list, _r_entry, _r_vec, _r_fmap, _r_hmap,
-                                       _r_fset, _r_hset, _r_lazy, _r_regex, _r_fn, _r_sorted, _r_table)}
+                                       _r_fset, _r_hset, _r_lazy, _r_regex, _r_fn, _r_sorted, _r_table,
+                                       _r_date, _r_datetime, _r_duration, _r_enum)}
 
 _REBUILDER_SET = frozenset(_REBUILDERS.values())
 
@@ -279,6 +312,12 @@ _REDUCE = {
     IsolatedFn: lambda x: (_r_fn, (x.name,)),
     Table: _table_state,
     Row: lambda x: (_r_fmap, (x.as_dict(),)),
+
+
+    dt.date: lambda x: (_r_date, (x.toordinal(),)),
+    dt.datetime: _datetime_state,
+    dt.timedelta: lambda x: (_r_duration, ((x.days * 86_400 + x.seconds) * 1_000_000 + x.microseconds,)),
+    dates.JavaEnum: lambda x: (_r_enum, (x.kind, x.name)),
 }
 
 
@@ -524,7 +563,8 @@ def _parse(raw: bytes, limits: Limits) -> tuple[str, Any]:
         out["prints"] = strs(out.get("prints", ()))
         out["tool_calls"] = calls(out.get("tool_calls", ()))
         for name, conv in (("returned", lambda x: x is True), ("failed", lambda x: x is True),
-                           ("steps", int), ("duration", float), ("defined", strs)):
+                           ("steps", int), ("duration", float), ("defined", strs),
+                           ("note", lambda x: x if type(x) is str else None)):
             if name in out:
                 out[name] = conv(out[name])
         return out

@@ -48,13 +48,15 @@ class Source:
 
 
 class Items(Source):
-    """An iterator of items, one per chunk (unchunked)."""
+    """An iterator of items, one per chunk (unchunked). pure: making the items has no effect
+    ((range), repeat), so reading ahead of what is asked for cannot be observed."""
 
-    __slots__ = ("it", "infinite")
+    __slots__ = ("it", "infinite", "pure")
 
-    def __init__(self, it: Iterable[Any], infinite: bool = False) -> None:
+    def __init__(self, it: Iterable[Any], infinite: bool = False, pure: bool = False) -> None:
         self.it = iter(it)
         self.infinite = infinite
+        self.pure = pure
 
     def next(self) -> list[Any] | None:
         for x in self.it:
@@ -113,7 +115,7 @@ class Ints(Source):
 
     def __init__(self, r: range) -> None:
         self.r, self.pos = r, 0
-        self.n = _range_len(r)  # len() overflows past 2**63
+        self.n = range_len(r)  # len() overflows past 2**63
 
     def next(self) -> list[Any] | None:
         i = self.pos
@@ -130,7 +132,8 @@ class Ints(Source):
             yield list(r[i:i + 65536])
 
 
-def _range_len(r: range) -> int:
+def range_len(r: range) -> int:
+    """len(r), which Python refuses past 2**63 items."""
     if r.step > 0:
         return max(0, (r.stop - r.start + r.step - 1) // r.step)
     return max(0, (r.start - r.stop - r.step - 1) // -r.step)
@@ -159,6 +162,47 @@ class Mapped(Source):
             yield each(chunk)
 
 
+class Ahead(Source):
+    """`each` (a pure compiled map/filter chain: no effect but its values or an error) over a
+    pure unchunked source, computed AHEAD items at a time and handed out one item per chunk,
+    as the source gives them (each source item gives at most one). What a reader sees is the
+    same as reading item by item: no effect can tell, and a batch that raises is computed
+    again item by item, so the error comes from the item that raises it, when it is reached."""
+
+    __slots__ = ("source", "each", "out", "pending")
+    AHEAD = 32
+
+    def __init__(self, source: Source, each: Callable[[list[Any]], list[Any]]) -> None:
+        self.source, self.each = source, each
+        self.out: list[Any] = []  # computed results, reversed
+        self.pending: list[Any] = []  # source items of a failed batch, reversed
+
+    @property
+    def infinite(self) -> bool:  # type: ignore[override]
+        return self.source.infinite
+
+    def next(self) -> list[Any] | None:
+        if self.out:
+            return [self.out.pop()]
+        if self.pending:
+            return self.each([self.pending.pop()])
+        src = self.source
+        if type(src) is Of:  # the source seq's next items, realized in one pass
+            items = src.take(self.AHEAD)
+        else:
+            items = []
+            while len(items) < self.AHEAD and (chunk := src.next()) is not None:
+                items.extend(chunk)
+        if not items:
+            return None
+        try:
+            self.out = self.each(items)[::-1]
+        except Exception:  # noqa: BLE001 - recomputed item by item: the error is raised at its item
+            self.pending = items[::-1]
+            return []
+        return [self.out.pop()] if self.out else []
+
+
 class Of(Source):
     """Another lazy seq's items from position `pos` on, read through that seq (so both share
     what is realized, and the items are computed once)."""
@@ -173,11 +217,25 @@ class Of(Source):
         return self.seq.infinite
 
     def next(self) -> list[Any] | None:
-        chunk = self.seq.chunk_from(self.pos)
+        s, pos = self.seq, self.pos
+        if pos == len(s._cache):  # at the end of what is realized: the next chunk is the last one
+            if not s._more():
+                return None
+            self.pos = len(s._cache)
+            return s._cache[pos:]
+        chunk = s.chunk_from(pos)
         if chunk is None:
             return None
         self.pos += len(chunk)
         return chunk
+
+    def take(self, k: int) -> list[Any]:
+        """The next k items at most (fewer at the end), realized as the seq realizes them."""
+        s, pos = self.seq, self.pos
+        s._more_until(pos + k - 1)
+        items = s._cache[pos:pos + k]
+        self.pos = pos + len(items)
+        return items
 
     def drain(self) -> Iterator[list[Any]]:
         s = self.seq
@@ -339,8 +397,8 @@ class LazySeq:
                     raise
                 check_realized(len(self._cache), 0)
             return
-        while len(self._cache) < n and self._more():
-            pass
+        if len(self._cache) < n:
+            self._more_until(n - 1)
 
     def chunk_from(self, pos: int) -> list[Any] | None:
         """The items from pos to the end of the chunk holding pos (realizing it), or None."""
@@ -364,10 +422,45 @@ class LazySeq:
             pos += len(chunk)
 
     def _more_until(self, pos: int) -> bool:
-        while len(self._cache) <= pos:
-            if not self._more():
+        """_more until pos is realized, its loop inlined: reading the millionth item of a
+        recursive lazy-seq runs this loop a million times."""
+        cache = self._cache
+        if len(cache) > pos:
+            return True
+        if self._src is not None and context.CURRENT is context.IDLE:
+            raise NotInRun()
+        if type(self._src) is Items and pos - len(cache) > 1:
+            self._items_until(pos)
+        while len(cache) <= pos:
+            src = self._src
+            if src is None:
                 return False
+            chunk = src.next()
+            if chunk is None:
+                self._src = None
+                check_realized(len(cache), 0)
+                return False
+            if chunk:
+                self._add(chunk)
         return True
+
+    def _items_until(self, pos: int) -> None:
+        """Realize an unchunked item source up to pos in one pass: the same items as one
+        `_more` each (each still its own chunk), without a call per item."""
+        if context.CURRENT is context.IDLE:
+            raise NotInRun()
+        cache, it = self._cache, self._src.it  # type: ignore[union-attr]
+        while (need := pos - len(cache)) > 0:
+            start = len(cache)
+            try:
+                cache.extend(itertools.islice(it, min(need, 1024)))
+            finally:  # the items realized before a failure stay realized
+                self._ends.extend(range(start + 1, len(cache) + 1))
+            if len(cache) - self._charged >= 1024:  # the limits, every 1024 items
+                check_realized(len(cache), len(cache) - self._charged)
+                self._charged = len(cache)
+            if len(cache) - start < min(need, 1024):
+                return  # the source ended: the next _more says so
 
     def __iter__(self) -> Iterator[Any]:
         i = 0
@@ -378,6 +471,12 @@ class LazySeq:
             j = len(cache)
             yield from cache[i:j]  # what is realized, then the next chunk
             i = j
+
+    def int_range(self) -> range | None:
+        """The range this seq is, when it is an integer range nothing has read yet (a fused
+        loop may then count through it without realizing a list of its numbers)."""
+        src = self._src
+        return src.r if type(src) is Ints and src.pos == 0 and not self._cache else None
 
     def items(self) -> list[Any]:
         """Every item, realized in one pass (the caller must not change the list)."""
@@ -396,6 +495,11 @@ class LazySeq:
 
     def nth(self, i: int, default: Any = None) -> Any:
         if i >= len(self._cache):
+            o = self.origin
+            if o is not None and not self._cache and type(o[0]) is LazySeq:
+                # a view of a lazy seq not read yet: its items are the origin's, read them there
+                # (first/seq/empty? of each (rest s) of a walk then cost no chunk copy)
+                return o[0].nth(o[1] + i, default)
             self._more_until(i)
         return self._cache[i] if i < len(self._cache) else default
 
@@ -451,10 +555,12 @@ class _Failed(Source):
 def _indexable(coll: Any, who: str) -> Any:
     """coll itself if it can be read by position (vectors, lists, strings, lazy seqs), else its
     items in a list (maps give [k v] entries; nil is empty)."""
+    t = type(coll)
+    if t is LazySeq or t is str:  # before the import: walks call this once per step
+        return coll
     from .values import PList, VECTOR_TYPES, iter_seq
 
-    t = type(coll)
-    if t is LazySeq or t in VECTOR_TYPES or t is PList or t is str:
+    if t in VECTOR_TYPES or t is PList:
         return coll
     return list(iter_seq(coll, who))
 
@@ -462,6 +568,8 @@ def _indexable(coll: Any, who: str) -> Any:
 def source_of(coll: Any, start: int = 0, who: str = "seq") -> Source:
     """The chunked or unchunked source of any seqable from position start, as Clojure chunks
     it: vectors and lazy seqs of chunked origin in 32s, lists, strings, maps and sets one by one."""
+    if type(coll) is LazySeq:
+        return Of(coll, start)
     from .values import VECTOR_TYPES
 
     coll = _indexable(coll, who)
@@ -481,8 +589,13 @@ def chunks_of(coll: Any, who: str = "seq") -> Iterator[list[Any]]:
 def view(coll: Any, start: int, who: str = "seq") -> "LazySeq":
     """coll from position start, without copying: `rest`, `next`, `drop` and `seq` of a long
     vector or seq. A view of a view reads the original, so (recur (rest xs)) stays linear."""
-    if type(coll) is LazySeq and coll.origin is not None:
-        coll, start = coll.origin[0], coll.origin[1] + start
+    if type(coll) is LazySeq:
+        if coll.origin is not None:
+            coll, start = coll.origin[0], coll.origin[1] + start
+        if type(coll) is LazySeq:  # the common step of a walk, without the general path's calls
+            s = LazySeq(Of(coll, start))
+            s.origin = (coll, start)
+            return s
     coll = _indexable(coll, who)
     s = LazySeq(source_of(coll, start))
     s.origin = (coll, start)
@@ -496,10 +609,35 @@ def realized_view(s: "LazySeq") -> tuple[Any, int] | None:
     return None if o is None or type(o[0]) is LazySeq else o
 
 
+def head(s: "LazySeq", default: Any) -> Any:
+    """The first item of s (default when it is empty), in O(1) when it is realized: a view
+    reads its origin's realized items (first and seq of each (rest xs) in a walk)."""
+    cache = s._cache
+    if cache:
+        return cache[0]
+    o = s.origin
+    if o is None:
+        return s.nth(0, default)
+    coll, i = o
+    if type(coll) is LazySeq:
+        return coll._cache[i] if i < len(coll._cache) else coll.nth(i, default)
+    return coll[i] if i < len(coll) else default
+
+
 def cons(x: Any, coll: Any) -> "LazySeq":
-    """x in front of a lazy seq: the seq stays lazy (and its rest keeps its chunks)."""
+    """x in front of a lazy seq: the seq stays lazy (and its rest keeps its chunks). An
+    unrealized lazy-seq is adopted at once, as Linked.next would adopt it on reaching it: the
+    new seq takes its stack and coll reads its items through the new seq from position 1, so
+    `(lazy-seq (cons x (f ...)))` costs one adoption per item instead of two."""
+    src = coll._src
+    if type(src) is Linked and src.owner is coll and not coll._cache and not src.running:
+        s = linked(src.stack + [[x]])
+        src.stack = []
+        coll._src = Of(s, 1)
+        return s
     return linked([coll, [x]])
 
 
-__all__ = ["OPEN_ENDED_PREFIX", "LazySeq", "Body", "Linked", "linked", "Source", "Items", "Chunks", "Slices", "Ints", "Mapped", "Of", "source_of", "chunks_of",
-           "view", "realized_view", "cons", "unbounded", "NotInRun", "Cut", "CHUNK"]
+__all__ = ["OPEN_ENDED_PREFIX", "LazySeq", "Body", "Linked", "linked", "Source", "Items", "Chunks", "Slices", "Ints", "Mapped",
+           "Ahead", "Of", "source_of", "chunks_of",
+           "view", "realized_view", "head", "cons", "unbounded", "NotInRun", "Cut", "CHUNK"]

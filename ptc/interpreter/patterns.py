@@ -35,12 +35,36 @@ def inlinable(f: n.Node) -> bool:
     return a.rest is None and not a.has_recur and len(a.params) == 1
 
 
+# builtins with no effect but their value (or an error): a fused chain of literal fns that
+# call only these may be computed ahead of what a lazy seq's reader asks for (see lazy.Ahead)
+_PURE = frozenset({"+", "-", "*", "/", "mod", "rem", "quot", "inc", "dec", "max", "min", "abs", "zero?", "pos?",
+                   "neg?", "even?", "odd?", "=", "not=", "<", ">", "<=", ">=", "not", "nil?", "some?", "get", "get-in"})
+
+
+def pure_stage(f: n.Node) -> bool:
+    """An inlinable stage fn whose body only reads locals and constants, looks up keys and
+    calls builtins of _PURE: evaluating it has no effect but its value or an error."""
+    if type(f) is n.Const:
+        return type(f.value) is v.Keyword  # type: ignore[attr-defined]
+    if type(f) is n.BuiltinRef:
+        return f.builtin.qualified in _PURE  # type: ignore[attr-defined]
+    return inlinable(f) and all(_pure_node(x) for x in walk(f.arities[0].body))  # type: ignore[attr-defined]
+
+
+def _pure_node(x: Any) -> bool:
+    t = type(x)
+    if t is n.Call:
+        return type(x.fn) is n.BuiltinRef and x.fn.builtin.qualified in _PURE
+    return t in (n.Const, n.Local, n.KeywordCall, n.If, n.And, n.Or, n.BuiltinRef)
+
+
 # -- reduce with a private accumulator ----------------------------------------------------
 
 
 def transient_update(body: n.Node, acc: n.Binding) -> tuple[str, list[n.Node]] | None:
-    """("assoc", [k, v]) or ("conj", [x]) when body is `(assoc acc k v)` / `(conj acc x)` and
-    acc appears nowhere else in it (so no other code can observe the accumulator)."""
+    """("assoc", [k, v]), ("update", [k, f, args...]) or ("conj", [x]) when body is
+    `(assoc acc k v)` / `(update acc k f args...)` / `(conj acc x)` and acc appears nowhere
+    else in it (so no other code can observe the accumulator)."""
     if type(body) is not n.Call or type(body.fn) is not n.BuiltinRef:
         return None
     name = body.fn.builtin.qualified
@@ -52,6 +76,8 @@ def transient_update(body: n.Node, acc: n.Binding) -> tuple[str, list[n.Node]] |
         return None
     if name == "assoc" and len(rest) == 2:
         return "assoc", rest
+    if name == "update" and len(rest) >= 2:
+        return "update", rest
     if name == "conj" and len(rest) == 1:
         return "conj", rest
     return None
@@ -211,8 +237,8 @@ def _recurs_on_every_path(node: n.Node, targets: list[n.Binding]) -> bool:
 
 def integer_accumulators(loop: n.Loop, c: CountedLoop) -> list[n.Binding]:
     """The loop's other bindings that stay integers once they start as integers: every recur
-    gives them `+`, `-`, `inc` or `dec` of integers (the counter, integer constants, or each
-    other). A counted loop whose accumulators start as integers runs with no type checks."""
+    gives them `+`, `-`, `*`, `quot`, `rem`, `mod`, `inc` or `dec` of integers (the counter,
+    integer constants, or each other). A counted loop whose accumulators start as integers runs with no type checks."""
     targets = [b for b, _ in loop.bindings]
     recurs = [r for r in walk(c.body) if _is_recur_to(r, targets)]
     ints = {b for b in targets if b is not c.counter}
@@ -236,8 +262,26 @@ def _integer_closed(x: n.Node, ints: set[n.Binding]) -> bool:
         return x.binding in ints  # type: ignore[attr-defined]
     if t is n.Call and type(x.fn) is n.BuiltinRef:  # type: ignore[attr-defined]
         name, args = x.fn.builtin.qualified, x.args  # type: ignore[attr-defined]
-        if (name in ("+", "-") and len(args) == 2) or (name in ("inc", "dec") and len(args) == 1):
+        if (name in _INT_OPS and len(args) == 2) or (name in ("inc", "dec") and len(args) == 1):
             return all(_integer_closed(a, ints) for a in args)
+    return False
+
+
+# integers in, an integer out (a product or quotient is size-checked where it is computed)
+_INT_OPS = frozenset({"+", "-", "*", "quot", "rem", "mod"})
+
+
+def int_valued(x: n.Node, ints: set[str]) -> bool:
+    """x is an integer when the locals named in ints (Python names) hold integers."""
+    t = type(x)
+    if t is n.Local:
+        return x.binding.box is None and x.binding.py in ints  # type: ignore[attr-defined]
+    if t is n.Const:
+        return type(x.value) is int  # type: ignore[attr-defined]
+    if t is n.Call and type(x.fn) is n.BuiltinRef:  # type: ignore[attr-defined]
+        name, args = x.fn.builtin.qualified, x.args  # type: ignore[attr-defined]
+        if (name in _INT_OPS and len(args) == 2) or (name in ("inc", "dec") and len(args) == 1):
+            return all(int_valued(a, ints) for a in args)
     return False
 
 

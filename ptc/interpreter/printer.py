@@ -7,7 +7,7 @@ import math
 from decimal import Decimal
 from typing import Any
 
-from . import context
+from . import context, dates
 from . import values as v
 from .lazy import NotInRun
 
@@ -155,6 +155,8 @@ class _Printer:
             self.w("}")
         elif t is v.Regex:
             self.w('#"' + x.source + '"')
+        elif t in dates.TYPES:  # a date prints as its ISO text, quoted when readable (docs/deviations.md)
+            self.p(dates.iso_text(x))
         elif callable(x):
             self.w(f"#fn[{_fn_name(x)}]")
         else:

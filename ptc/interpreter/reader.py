@@ -167,9 +167,10 @@ _ATOMS = {"STRING": _string, "REGEX": _regex, "CHAR": _char, "FLOAT": _float, "R
           "SYMBOLIC": _symbolic, "KEYWORD": _keyword, "SYMBOL": _symbol}
 _OPENERS = {"LPAR": "list", "LSQB": "vector", "LBRACE": "map", "HASH_LBRACE": "set", "HASH_LPAR": "anon_fn"}
 _CLOSERS_OF = {"RPAR": ("list", "anon_fn"), "RSQB": ("vector",), "RBRACE": ("map", "set")}
-_UNSUPPORTED = {"DEREF": "deref (@)", "META": "metadata (^)", "SYNTAX_QUOTE": "syntax quote (`)",
-                "VAR_QUOTE": "var quote (#')"}
+_UNSUPPORTED = {"DEREF": "deref (@)", "SYNTAX_QUOTE": "syntax quote (`)", "VAR_QUOTE": "var quote (#')"}
 _DISCARD = "DISCARD"
+_META = "META"
+_META_TARGET = "META_TARGET"  # a META prefix whose metadata has been read: the next form is its target
 
 
 # -- scanning and reading -------------------------------------------------------------------
@@ -214,7 +215,10 @@ def _read(source: str) -> list[Form]:
             pos = blank.match(source, pos).end()  # type: ignore[union-attr]
             line, line_start = _line_of(source, pos)
             if pos < n:
-                raise _syntax_error(source, f"unexpected character {source[pos]!r}", line, pos - line_start + 1)
+                err = _syntax_error(source, f"unexpected character {source[pos]!r}", line, pos - line_start + 1)
+                if source[pos] == ":" and err.hint is None:  # a colon ending a line: Python's `def f(x):`
+                    err.hint = "keywords are :name; functions are (defn f [x] body), blocks are (do ...), not Python's `:`"
+                raise err
             break
         name = m.lastgroup
         start, end = m.span(name)
@@ -235,13 +239,13 @@ def _read(source: str) -> list[Form]:
             stack.pop()
             _add(stack[-1], _collection(frame), source)
             continue
-        if name == "QUOTE" or name == _DISCARD:
+        if name == "QUOTE" or name == _DISCARD or name == _META:
             stack[-1].prefixes.append((name, line, col))
             continue
         if name in _UNSUPPORTED or name == "UNQUOTE":
             what = _UNSUPPORTED.get(name) or ("unquote-splicing (~@)" if text == "~@" else "unquote (~)")  # type: ignore[arg-type]
             raise PTCError("parse", f"{what} is not supported in PTC-Lisp", line=line, column=col,
-                           hint="PTC-Lisp has no atoms, vars, metadata or macros")
+                           hint="PTC-Lisp has no atoms, vars or macros")
         _add(stack[-1], _ATOMS[name](text, line, col), source)  # type: ignore[index]
         if "\n" in text:  # a string, regex or character spanning lines
             line += text.count("\n")
@@ -258,11 +262,21 @@ def _line_of(source: str, pos: int) -> tuple[int, int]:
 
 def _add(frame: _Frame, form: Form, source: str) -> None:
     """Add a complete form to frame, through its waiting prefixes: a quote wraps it, a discard
-    drops it (and the prefixes before that discard wait for the next form, as in Clojure)."""
+    drops it (and the prefixes before that discard wait for the next form, as in Clojure);
+    after `^` the first form is metadata, dropped (values carry none), and the second is kept."""
     while frame.prefixes:
         prefix, line, col = frame.prefixes.pop()
         if prefix == _DISCARD:
             return
+        if prefix == _META:
+            if not (isinstance(form, Sym) or (isinstance(form, Lit) and type(form.value) in (str, v.Keyword))
+                    or (isinstance(form, Coll) and form.kind == "map")):
+                raise PTCError("parse", "Metadata must be Symbol,Keyword,String or Map", line=line, column=col,
+                               hint="write a type hint as ^String x, a flag as ^:private, or a map ^{:doc \"..\"}")
+            frame.prefixes.append((_META_TARGET, line, col))
+            return
+        if prefix == _META_TARGET:
+            continue
         form = Coll("list", [Sym("quote", None, line, col), form], line, col)
     frame.items.append(form)
 

@@ -24,6 +24,19 @@ NS_ALIASES: dict[str, str] = {
     "Long": "Integer",
     "Double": "Double",
     "clojure.core": "core",
+    "chart": "chart",
+    "clojure.walk": "clojure.walk",
+    "walk": "clojure.walk",
+    "Character": "Character",
+    "Boolean": "Boolean",
+    "System": "System",
+    "String": "String",
+    **{f"{pkg}{cls}": cls for cls in ("Math", "Character", "Boolean", "System", "String", "Double")
+       for pkg in ("java.lang.",)},
+    "java.lang.Integer": "Integer",
+    "java.lang.Long": "Integer",
+    **{f"{pkg}{cls}": cls for cls in ("LocalDate", "LocalDateTime", "Instant", "Duration", "ChronoUnit",
+                                      "DayOfWeek", "Month") for pkg in ("", "java.time.", "java.time.temporal.")},
 }
 
 

@@ -19,7 +19,8 @@ from pyrsistent import pvector
 from . import context
 from . import values as v
 from .errors import PTCError, limit_error, runtime_error
-from .lazy import CHUNK, OPEN_ENDED_PREFIX, Body, Chunks, LazySeq, Mapped, chunks_of, linked, source_of, unbounded
+from .lazy import (CHUNK, OPEN_ENDED_PREFIX, Ahead, Body, Chunks, Items, LazySeq, Mapped, chunks_of, linked, range_len,
+                   source_of, unbounded)
 from .printer import pr_str
 from .registry import Builtin
 from .sorted import SortedMap
@@ -112,11 +113,27 @@ _FUSE_CHUNK = 256
 
 
 def _chunks(coll: Any) -> Any:
-    """Slices of a realized collection for fused loops: steps are charged per slice."""
-    st = context.CURRENT
+    """Slices of a realized collection for fused loops: steps are charged per slice. A short
+    collection (a row's nested list) is its own slice, with no generator to make; the
+    deadline is then checked each time the steps pass a multiple of _FUSE_CHUNK."""
     if type(coll) is v.LazySeq:  # where every item is needed anyway (an eager consumer)
-        coll = coll.realize()
-    n = len(coll)
+        r = coll.int_range()  # (range n): counted through, no list of its numbers
+        coll = r if r is not None else coll.realize()
+    n = len(coll) if type(coll) is not range else range_len(coll)
+    if n <= _FUSE_CHUNK:
+        st = context.CURRENT
+        before = st.steps
+        st.steps = after = before + n
+        if after > st.limits.max_steps:
+            raise limit_error("max_steps", st.limits.max_steps, "too many evaluation steps")
+        if (after ^ before) >= _FUSE_CHUNK and time.monotonic() > st.deadline:
+            raise limit_error("timeout", st.limits.timeout, "program ran too long")
+        return (coll,)
+    return _slices(coll, n)
+
+
+def _slices(coll: Any, n: int) -> Any:
+    st = context.CURRENT
     if n > 4096 and type(coll) is not v.Table:  # a table is read, not realized, by a fused loop
         context.check_size(n, "sequence")
     for i in range(0, n, _FUSE_CHUNK):
@@ -158,23 +175,58 @@ def _seq_chunks(coll: Any) -> Any:
     return chunks_of(coll, "for")
 
 
-def _fused_seq(each: Callable[[list[Any]], list[Any]], coll: Any) -> Any:
+def _fused_seq(each: Callable[[list[Any]], list[Any]], coll: Any, pure: bool = False,
+               who: str | None = None) -> Any:
     """The lazy seq of a compiled map/filter chain: each(chunk) for every chunk of coll, its
-    steps charged per chunk (the inlined bodies do not tick)."""
+    steps charged per chunk (the inlined bodies do not tick). A pure chain (no effect but its
+    values) over a pure unchunked source ((range), repeat) is computed a batch ahead. `who`
+    names the chain's first filter/remove, whose emptying a chunk is recorded for the
+    empty-result note."""
     def counted(chunk: list[Any]) -> list[Any]:
         st = context.CURRENT
         st.steps += len(chunk)
         if st.steps > st.limits.max_steps:
             raise limit_error("max_steps", st.limits.max_steps, "too many evaluation steps")
-        return each(chunk)
+        out = each(chunk)
+        if not out and who is not None and chunk:
+            context.emptied(who, chunk, counted)
+        return out
 
+    if pure and type(coll) is LazySeq and type(coll._src) is Items and coll._src.pure:
+        return LazySeq(Ahead(source_of(coll), counted))
     return LazySeq(Mapped(source_of(coll), counted))
 
 
-def _grown(n: int) -> None:
-    """A fused loop's private accumulator reached n items (it grew by at most a chunk)."""
+def _kept(result: Any, coll: Any, who: str) -> Any:
+    """The result of an eager compiled filter chain; an empty one from items is recorded for
+    the empty-result note."""
+    if not len(result):
+        items = coll.realize() if type(coll) is v.LazySeq else coll
+        if len(items):
+            context.emptied(who, items)
+    return result
+
+
+def _grown(n: int, new: int = _FUSE_CHUNK) -> None:
+    """A fused loop's private accumulator reached n items (it grew by at most `new`)."""
     if n > 4096:
-        context.check_realized(n, _FUSE_CHUNK, "collection")
+        context.check_realized(n, new, "collection")
+
+
+def _cat(r: list[Any], coll: Any) -> None:
+    """One result of an eager mapcat's function (see Compiler.eager_mapcat) onto its result
+    r: each item is charged as a step, and r is bounded as a realized collection."""
+    n = len(r)
+    r.extend(coll if type(coll) is list else v.iter_seq(coll, "mapcat"))
+    k = len(r) - n
+    if k:
+        st = context.CURRENT
+        st.steps += k
+        if st.steps > st.limits.max_steps:
+            raise limit_error("max_steps", st.limits.max_steps, "too many evaluation steps")
+        blocks = ((n + k) >> 10) - (n >> 10)
+        if blocks and n + k > 4096:  # charged 1024 items at a time
+            context.check_realized(n + k, blocks << 10, "sequence")
 
 
 def _big(x: Any) -> Any:
@@ -321,7 +373,7 @@ def _assoc3(m: Any, k: Any, val: Any) -> Any:
     t = type(m)
     if t is v.HMap:
         return m.set(k, val)
-    if t is v.FMap:
+    if t is v.FMap or t is dict:
         return v.assoc(m, k, val)
     from .registry import REGISTRY
 
@@ -423,17 +475,19 @@ def _reduced_type() -> type:
 
 RT.update({
     "_n": STEP_CHUNK, "_budget": _budget, "_def": _def, "_big": _big, "_chunks": _chunks, "_counted": _counted,
-    "_FUSE_REAL": frozenset({v.PList, v.PVector, v.MapEntry, list, tuple, v.Table}), "_grown": _grown,
+    "_FUSE_REAL": frozenset({v.PList, v.PVector, v.MapEntry, list, tuple, v.Table}), "_grown": _grown, "_cat": _cat,
     "_SEQ_OK": frozenset({v.PList, v.PVector, v.MapEntry, list, tuple, v.LazySeq, v.Table}), "_fused_seq": _fused_seq,
+    "_kept": _kept,
     "_lazy_for": _lazy_for, "_seq_chunks": _seq_chunks, "_unbounded": unbounded, "_map_of": v.map_of, "_ABSENT": _NoValue(),
     "_KEYT": frozenset({str, int, float, bool, type(None), v.Keyword}), "_as_key": v.as_key,
     # maps and vectors a transient reduce may rebuild (a sorted map keeps its own order: not these)
     "_MAP_TYPES": frozenset({v.FMap, v.HMap, dict}), "_VEC_TYPES": frozenset({v.PVector, list, tuple}), "_data": _data,
     "_hist": _hist, "_tool": _tool, "_tool_fn": _tool_fn, "_invoke": _invoke, "_fnof": _fnof, "_tdict": _tdict,
     "_rest_args": _rest_args, "_plist": _plist,
-    "_set_lit": _set_lit, "_map_lit": _map_lit, "_iter": _iter, "_case_key": case_key, "_no_case": _no_case,
+    "_set_lit": _set_lit, "_map_lit": _map_lit, "_iter": _iter, "_iter_as": v.iter_seq,
+    "_ITER_SELF": frozenset({list, tuple, str, range, v.PList, v.PVector, v.MapEntry, v.LazySeq}), "_case_key": case_key, "_no_case": _no_case,
     "_arity_error": _arity_error, "_throw": _throw, "_catch": _catch, "_fatal": _fatal, "_Return": _Return, "_Fail": _Fail,
-    "_assoc3": _assoc3, "_conj2": _conj2, "_vec": pvector, "_lookup": v.lookup, "_FMap": v.FMap, "_Row": v.Row, "_HMap": v.HMap, "_NUMT": frozenset({int, float}), "_NOVAL": _NoValue(),
+    "_assoc3": _assoc3, "_conj2": _conj2, "_vec": pvector, "_lookup": v.lookup, "_FMap": v.FMap, "_Row": v.Row, "_HMap": v.HMap, "_NUMT": frozenset({int, float}), "_NOVAL": _NoValue(), "_abs": abs,
     "_U": {}, "_ctx": None, "_Reduced": _reduced_type(),
 })
 

@@ -37,10 +37,10 @@ REASONS: tuple[Reason, ...] = (
             "`def` makes plain names",
             "alias all-ns alter-var-root binding bound-fn bound-fn* bound? compile create-ns defmacro definline "
             "defonce destructure eval find-ns find-var gensym get-thread-bindings import in-ns intern load "
-            "load-file load-reader load-string loaded-libs macroexpand macroexpand-1 munge namespace-munge ns "
+            "load-file load-reader load-string loaded-libs macroexpand macroexpand-1 munge namespace-munge "
             "ns-aliases ns-imports ns-interns ns-map ns-name ns-publics ns-refers ns-resolve ns-unalias ns-unmap "
             "pop-thread-bindings push-thread-bindings read read+string read-string refer refer-clojure remove-ns "
-            "require requiring-resolve resolve special-symbol? test the-ns thread-bound? unquote unquote-splicing "
+            "requiring-resolve resolve special-symbol? test the-ns thread-bound? unquote unquote-splicing "
             "use var-get var-set var? with-bindings with-bindings* with-local-vars with-redefs with-redefs-fn"),
     _reason("dynamic vars of the JVM runtime",
             "they configure a REPL, the compiler or Java I/O (`*1 *2 *3` exist when the host provides earlier "

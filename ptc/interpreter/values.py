@@ -30,6 +30,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from pyrsistent import pvector
 
+from . import dates
 from .errors import PTCError, runtime_error
 from .lazy import LazySeq
 from .sorted import SortedMap, SortedSet
@@ -290,8 +291,16 @@ def assoc(m: Any, k: Any, v: Any) -> FMap | HMap:
     """(assoc m k v) for any map; a host dict gives a new PTC map and stays unchanged."""
     if type(k) not in _SCALAR_KEYS and type(k) is not Keyword:
         k = as_key(k)
-    if type(m) is dict or type(m) is Row:
+    if type(m) is Row:  # a table's row: its entries as a PTC map, then k
         m = pmap(m)
+    elif type(m) is dict:  # one copy: the row's entries under PTC keys, then k
+        if len(m) < SMALL:
+            n = ptc_dict(m, FMap)
+            dict.__setitem__(n, k, v)
+            return n
+        d = ptc_dict(m)
+        d[k] = v
+        return map_of(d)
     elif type(m) is SortedMap:
         return m.assoc(k, v)
     if type(m) is FMap:
@@ -354,11 +363,32 @@ def pmap(m: Any) -> FMap | HMap:
         return map_of(m.as_dict())
     if type(m) is not dict:
         return m  # type: ignore[no-any-return]
-    if len(m) > 4096:
+    return ptc_dict(m, FMap) if len(m) <= SMALL else map_of(ptc_dict(m))
+
+
+_ROW_KEYS: dict[tuple[str, ...], tuple[Any, ...]] = {}  # a host dict's string keys -> their PTC keys
+
+
+def ptc_dict(m: dict[Any, Any], cls: type = dict) -> Any:
+    """A fresh dict (or FMap: cls) with host dict m's entries under their PTC keys. Rows of a
+    table share their keys: the keys of a dict with string keys are converted once per
+    distinct key tuple (a tuple of strings equals only the same strings, so a hit is right)."""
+    n = len(m)
+    if n > 4096:
         from .context import check_size
 
-        check_size(len(m), "map")
-    return map_of({host_key(k): v for k, v in m.items()})
+        check_size(n, "map")
+    elif n:
+        keys = tuple(m)
+        ks = _ROW_KEYS.get(keys)
+        if ks is None:
+            ks = tuple(host_key(k) for k in keys)
+            if all(type(k) is str for k in keys):
+                if len(_ROW_KEYS) >= 4096:
+                    _ROW_KEYS.clear()
+                _ROW_KEYS[keys] = ks
+        return cls(zip(ks, m.values()))
+    return cls({host_key(k): v for k, v in m.items()})
 
 
 class FSet(frozenset):
@@ -469,7 +499,7 @@ PTC_SET_TYPES = (FSet, HSet)
 SET_TYPES = (FSet, HSet, set, frozenset, SortedSet)  # set, frozenset: host data
 
 
-_SCALAR_KEYS = frozenset({str, int, float, bool, type(None)})
+_SCALAR_KEYS = frozenset({str, int, float, bool, type(None)}) | dates.TYPES  # dates: plain hashable values
 _PLAIN_KEY_TYPES = frozenset({str, int, float, bool, type(None), Keyword})
 
 
@@ -827,6 +857,8 @@ def type_name(x: Any) -> str:
     name = _TYPE_NAMES.get(t)
     if name is not None:
         return name
+    if t in dates.TYPES:
+        return dates.kind(x)
     if callable(x):
         return "function"
     return f"Python {t.__name__}"
@@ -858,7 +890,7 @@ _TYPE_NAMES: dict[type, str] = {
     Row: "map",
     Table: "vector",
 }
-_KNOWN = frozenset(_TYPE_NAMES) | {type(None)}
+_KNOWN = frozenset(_TYPE_NAMES) | {type(None)} | dates.TYPES
 _COUNTED = frozenset({str, PList, MapEntry, PVector, LazySeq, FMap, HMap, FSet, HSet, SortedMap,
                       SortedSet, Table, Row}) | _HOST_TYPES
 
@@ -894,6 +926,10 @@ def from_python(x: Any, where: str = "value") -> Any:
         return list(x)
     if isinstance(x, (set, frozenset)):
         return frozenset(x)
+    if isinstance(x, dates.DateTime):  # e.g. a pandas Timestamp: the plain datetime it stands for
+        return dates.DateTime(x.year, x.month, x.day, x.hour, x.minute, x.second, x.microsecond, x.tzinfo)
+    if isinstance(x, dates.LocalDate):
+        return dates.LocalDate(x.year, x.month, x.day)
     if hasattr(x, "model_dump") and not isinstance(x, type):  # pydantic models become maps
         return x.model_dump(mode="json")
     from ..data.sources import as_arrow  # DataFrames, Arrow and DuckDB objects become tables
@@ -908,7 +944,8 @@ def from_python(x: Any, where: str = "value") -> Any:
     )
 
 
-_JSON_HINT = "tools and data must use JSON-like values: dict, list, str, int, float, bool, None"
+_JSON_HINT = ("tools and data must use JSON-like values: dict, list, str, int, float, bool, None "
+              "(and datetime.date, datetime.datetime, datetime.timedelta)")
 _PTC_TYPES = frozenset({Keyword, Symbol, PList, MapEntry, PVector, FMap, HMap, FSet, HSet, LazySeq, Regex,
                         SortedMap, SortedSet, Table, Row})
 _ENTERS = _PTC_TYPES | _HOST_TYPES | _SCALAR_KEYS
@@ -1023,6 +1060,8 @@ def _to_python(v: Any, budget: list[int]) -> Any:
         return [_to_python(x, budget) for x in v.realize()]
     if t is Regex:
         return v.source
+    if t in dates.TYPES:  # dates leave a program as their ISO text (the JSON rule, docs/deviations.md)
+        return dates.iso_text(v)
     if callable(v):
         from .printer import pr_str
 
@@ -1038,6 +1077,8 @@ def _key_to_python(k: Any) -> Any:
         return k.name
     if k is None or isinstance(k, (str, int, float, bool)):
         return k
+    if type(k) in dates.TYPES:  # a date key becomes its ISO text, as a date value does
+        return dates.iso_text(k)
     from .printer import pr_str
 
     return pr_str(k)

@@ -1,6 +1,8 @@
 """What ptc needs from a language model, whatever serves it.
 
-A model is anything with `complete(messages) -> Reply` (and optionally `acomplete`). One
+A model is anything with `complete(messages) -> Reply` (and optionally `acomplete`), or with
+only `async acomplete(messages) -> Reply` (then synchronous callers await it on a loop of
+their own). One
 that places prompt-cache breakpoints also accepts ``append_only=`` (whether the caller's next
 request starts with this one's messages, unchanged); `complete` / `acomplete` here pass that
 hint only to models that take it. `as_llm` adapts the accepted forms: a litellm model name, a plain callable taking
@@ -10,6 +12,7 @@ messages and returning text, or an object that already speaks the protocol.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import inspect
 from typing import Any, Callable, Literal, Protocol, runtime_checkable
 
@@ -115,7 +118,10 @@ def _takes_append_only(method: Any) -> bool:
 
 
 def complete(llm: Any, messages: Messages, *, append_only: bool = False) -> Reply:
-    """`llm.complete(messages)`, with the `append_only` hint when the model takes it."""
+    """`llm.complete(messages)`, with the `append_only` hint when the model takes it. A model
+    with only `async acomplete` is awaited on an event loop of its own (see _run_async)."""
+    if not hasattr(llm, "complete"):
+        return _run_async(acomplete(llm, messages, append_only=append_only))
     if append_only and _takes_append_only(llm.complete):
         return llm.complete(messages, append_only=True)  # type: ignore[no-any-return]
     return llm.complete(messages)  # type: ignore[no-any-return]
@@ -129,6 +135,19 @@ async def acomplete(llm: Any, messages: Messages, *, append_only: bool = False) 
             return await native(messages, append_only=True)  # type: ignore[no-any-return]
         return await native(messages)  # type: ignore[no-any-return]
     return await asyncio.to_thread(complete, llm, messages, append_only=append_only)
+
+
+def _run_async(coro: Any) -> Any:
+    """Run a coroutine to completion from synchronous code: `asyncio.run` in this thread, or in
+    a worker thread when this thread already runs an event loop (loops cannot nest). Each call
+    gets a fresh loop, so an async-only model used synchronously must not keep loop-bound
+    resources (an open aiohttp session) from one call to the next; `Agent.arun` has no such limit."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="ptc-llm") as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 class CallableLLM:
@@ -161,8 +180,9 @@ def as_llm(llm: Any, *, api_base: str | None = None, api_key: str | None = None)
     if api_base is not None or api_key is not None:
         raise ValueError("api_base and api_key go with a model name (e.g. llm='openai/my-model'); "
                          f"configure the {type(llm).__name__} itself instead")
-    if hasattr(llm, "complete"):
+    if hasattr(llm, "complete") or hasattr(llm, "acomplete"):  # acomplete only: see complete()
         return llm
     if callable(llm):
         return CallableLLM(llm)
-    raise TypeError(f"llm must be a model name, a callable or an object with complete(); got {type(llm).__name__}")
+    raise TypeError("llm must be a model name, a callable or an object with complete() or async acomplete(); "
+                    f"got {type(llm).__name__}")

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import json
 import threading
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Mapping
 
@@ -17,6 +18,17 @@ from ..interpreter.errors import PTCError
 from ..interpreter.limits import Limits
 from ..interpreter.printer import pr_str
 from . import tool_spec
+
+@dataclass(frozen=True)
+class Reply:
+    """What one sandbox call gives back: the text for the model; on success the program's
+    value (a PTC value) and whether the text shows it whole (not clipped)."""
+
+    text: str
+    error: bool = False
+    value: Any = None
+    complete: bool = False
+
 
 USAGE_HINT = 'call it with one argument, the program: {"program": "(+ 1 2)"}'
 
@@ -101,9 +113,14 @@ class Sandbox:
 
         Never raises for what a model sends: bad arguments and failing programs come back
         as an `error[kind] line:col: message` text with a hint, for the model to fix."""
+        return self.execute(arguments).text
+
+    def execute(self, arguments: str | Mapping[str, Any]) -> "Reply":
+        """`call`, with the result as data too (for hosts that return structured results,
+        such as an MCP server): the text, the value, and whether the program failed."""
         program = _program(arguments)
         if isinstance(program, ErrorInfo):
-            return program.format()
+            return Reply(program.format(), error=True)
         with self._lock:
             try:
                 result = run(program, data=self.data, tools=self.tools, memory=self._memory, limits=self.limits,
@@ -111,15 +128,19 @@ class Sandbox:
             except PTCError as e:
                 partial = getattr(e, "partial", None)
                 prints = partial.prints if partial is not None else ()
-                return _text(program_report(prints=prints, result=None, defined=(), error=e.format()))
+                return Reply(_text(program_report(prints=prints, result=None, defined=(), error=e.format())),
+                             error=True)
             self._memory = dict(result.memory)
             if result.failed:
                 error = ErrorInfo(kind="fail", message=pr_str(result.value, max_len=self.max_result_chars))
-                return _text(program_report(prints=result.prints, result=None, defined=result.defined,
-                                            error=error.format()))
+                return Reply(_text(program_report(prints=result.prints, result=None, defined=result.defined,
+                                                  error=error.format())), error=True)
             self._results = [result.value, *self._results][:3]
-        shown = clip_result(pr_str(result.value, max_len=self.max_result_chars + 1), self.max_result_chars)
-        return _text(program_report(prints=result.prints, result=shown, defined=result.defined, error=None))
+        printed = pr_str(result.value, max_len=self.max_result_chars + 1)
+        shown = clip_result(printed, self.max_result_chars)
+        return Reply(_text(program_report(prints=result.prints, result=shown, defined=result.defined, error=None,
+                                          note=result.note)),
+                     value=result.value, complete=shown == printed)
 
     async def acall(self, arguments: str | Mapping[str, Any]) -> str:
         """`call` for async hosts: the program runs in a worker thread, the event loop goes on."""
@@ -156,4 +177,4 @@ def as_tool_spec(*, tools: Any = (), data: Mapping[str, Any] | None = None, name
     return Sandbox(tools=tools, data=data, name=name, prompt=prompt).openai_tool(brief=brief)
 
 
-__all__ = ["Sandbox", "as_tool_spec"]
+__all__ = ["Sandbox", "Reply", "as_tool_spec"]

@@ -39,10 +39,29 @@ def check_name(name: str) -> str:
     return name
 
 
-def instructions(tools: Mapping[str, Any], data: Mapping[str, Any], profile: PromptProfile) -> str:
-    """Everything a model needs to write programs for this sandbox (the full tool description)."""
+def instructions(tools: Mapping[str, Any], data: Mapping[str, Any], profile: PromptProfile,
+                 tools_text: str | None = None) -> str:
+    """Everything a model needs to write programs for this sandbox (the full tool description).
+    `tools_text` replaces the tools' full signatures (e.g. by `tool_index`)."""
     language = compact_reference() if profile == "compact" else "PTC-Lisp functions:\n" + prompt_reference()
-    return "\n\n".join([INTRO, RULES, language, "Tools:\n" + describe_tools(tools), "Data:\n" + describe_data(data)])
+    tools_text = "Tools:\n" + describe_tools(tools) if tools_text is None else tools_text
+    return "\n\n".join([INTRO, RULES, language, tools_text, "Data:\n" + describe_data(data)])
+
+
+def tool_index(tools: Mapping[str, Any], max_summary: int = 90) -> str:
+    """One line per tool: its call form and return type, then the first sentence of its
+    description (cut at `max_summary` characters). For many tools, whose full documentation
+    is fetched on demand."""
+    lines = []
+    for name, tool in tools.items():
+        sig = getattr(tool, "signature", None)
+        line = sig(description=False) if callable(sig) else f"(tool/{name} ...)"
+        doc = " ".join(str(getattr(tool, "description", None) or getattr(tool, "__doc__", None) or "").split())
+        summary = re.split(r"(?<=[.!?])\s", doc, maxsplit=1)[0]
+        if len(summary) > max_summary:
+            summary = summary[:max_summary - 3].rstrip() + "..."
+        lines.append(f"{line} - {summary}" if summary else line)
+    return "\n".join(lines) if lines else "No tools."
 
 
 def parameters() -> dict[str, Any]:
@@ -65,4 +84,4 @@ def anthropic_tool(name: str, description: str) -> dict[str, Any]:
     return {"name": name, "description": description, "input_schema": parameters()}
 
 
-__all__ = ["instructions", "parameters", "openai_tool", "anthropic_tool", "check_name", "INTRO", "BRIEF_NOTE"]
+__all__ = ["instructions", "tool_index", "parameters", "openai_tool", "anthropic_tool", "check_name", "INTRO", "BRIEF_NOTE"]

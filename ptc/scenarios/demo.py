@@ -14,7 +14,7 @@ grades any run (scripted or a real model) against it.
 
 Scenarios: `data-analysis` (explore, aggregate, typed result), `acting` (emails and a meeting
 through nil-returning tools, recorded in an `Outbox`), `recovering` (a tool validation error
-and a runtime error fed back and fixed; a pydantic result).
+and a runtime error fed back and fixed; a pydantic result), `chart` (the answer is a line chart).
 """
 
 from __future__ import annotations
@@ -293,6 +293,75 @@ def _compare(got: Any, want: dict[str, Any], keys: tuple[str, ...]) -> list[str]
     return problems
 
 
+# -- a chart ------------------------------------------------------------------------------------
+
+CHART_MISSION = (
+    "Show the monthly revenue of 2026 as a line chart: count only orders that were paid or delivered; "
+    "revenue is quantity times unit price. One point per month, months written YYYY-MM, revenue rounded to cents."
+)
+CHART_REPLIES = (
+    """\
+I'll look at the dates and prices of the paid and delivered orders first.
+
+```clojure
+(def sales (into [] cat [(tool/list-orders {:status "paid"})
+                         (tool/list-orders {:status "delivered"})]))
+(println "orders:" (count sales) "first:" (first sales))
+```""",
+    """\
+Dates are YYYY-MM-DD, so the month is the first 7 characters. I'll sum revenue per month and chart it.
+
+```clojure
+(def monthly
+  (->> sales
+       (group-by #(subs (:date %) 0 7))
+       (map (fn [[month orders]]
+              {:month month
+               :revenue (/ (Math/round (* 100.0 (reduce + (map #(* (:quantity %) (:unit_price %)) orders)))) 100.0)}))
+       (sort-by :month)))
+(return (chart/line monthly :month :revenue {:title "Monthly revenue, 2026 (paid and delivered)"}))
+```""",
+)
+
+
+def chart_expected() -> dict[str, Any]:
+    revenue: dict[str, float] = defaultdict(float)
+    for o in datasets.load("orders"):
+        if o["status"] in ("paid", "delivered"):
+            revenue[o["date"][:7]] += o["quantity"] * o["unit_price"]
+    return {"mark": "line", "points": {month: round(r, 2) for month, r in sorted(revenue.items())}}
+
+
+def chart_answer(value: Any) -> Any:
+    """A chart answer as what the grader compares: its mark and its points (x -> y)."""
+    from ..charts import ChartError, charts_in
+
+    try:
+        charts = charts_in(value)
+    except ChartError as e:
+        return f"a refused chart ({e})"
+    if not charts:
+        return value
+    spec = charts[0].spec
+    mark = spec.get("mark")
+    enc = spec.get("encoding", {})
+    x, y = enc.get("x", {}).get("field"), enc.get("y", {}).get("field")
+    rows = spec.get("data", {}).get("values", [])
+    return {"mark": mark.get("type") if isinstance(mark, dict) else mark,
+            "points": {str(r.get(x))[:7]: r.get(y) for r in rows if isinstance(r, dict)}}
+
+
+def _compare_chart(got: Any, want: dict[str, Any]) -> list[str]:
+    if not isinstance(got, dict) or not isinstance(got.get("points"), dict):
+        return [f"expected a chart, got {got!r}"[:300]]
+    problems = [] if got.get("mark") == want["mark"] else [f"mark: expected {want['mark']!r}, got {got.get('mark')!r}"]
+    if set(got["points"]) != set(want["points"]):
+        problems.append(f"months: expected {sorted(want['points'])}, got {sorted(got['points'])}")
+    problems += [f"{m}: expected {r}, got {got['points'][m]!r}" for m, r in want["points"].items()
+                 if m in got["points"] and not _close(got["points"][m], r)]
+    return problems
+
+
 @dataclass(frozen=True)
 class Scenario:
     """A mission with its tools, signature, a scripted model and a grader."""
@@ -306,6 +375,7 @@ class Scenario:
     uses_outbox: bool = False
     max_turns: int = 6
     notes: str = ""
+    answer: Callable[[Any], Any] | None = None  # the step's value as the grader compares it
     _extra_checks: Callable[[Any, Outbox | None], list[str]] | None = field(default=None, repr=False)
 
     def tools(self, outbox: Outbox | None = None) -> list[Any]:
@@ -337,6 +407,8 @@ class Scenario:
         if not step.ok:
             return [f"the run failed: {step.error.format() if step.error else '?'}"]
         want = self.expected()
+        if self.answer is not None:
+            return _compare_chart(self.answer(step.value), want)
         keys = tuple(k for k in want if k not in ("claims-per-manager", "day", "title"))
         got = step.value
         if self.uses_outbox and isinstance(got, dict) and isinstance(got.get("meeting-attendees"), list):
@@ -378,6 +450,9 @@ SCENARIOS: dict[str, Scenario] = {
         Scenario("recovering", "Recovering: two errors fed back and fixed", RECOVERING_MISSION, TopCustomer,
                  RECOVERING_REPLIES, recovering_expected,
                  notes="a tool validation error, then a runtime error; a pydantic result"),
+        Scenario("chart", "A chart: monthly revenue as a line", CHART_MISSION, None, CHART_REPLIES,
+                 chart_expected, answer=chart_answer,
+                 notes="aggregate by month, answer with a chart the host renders (ptc demo chart --chart out.png)"),
     )
 }
 

@@ -41,16 +41,18 @@ def tool_call_id(run_id: str, turn: int | None, index: int) -> str:
 
 def feedback_text(record: Mapping[str, Any], turns_left: int) -> str:
     """The feedback for a turn, rebuilt from its JSON record (as ptc.compression.feedback words it)."""
-    from ..compression.feedback import NO_CODE, clip_result, program_report
+    from ..compression.feedback import clip_result, no_code_text, program_report, shown_result
 
     has_program = record.get("program") is not None
     result = None
+    prints, defined = record.get("prints") or (), record.get("defined") or ()
     if record.get("success") and not record.get("returned"):
-        result = clip_result(str(record.get("result", "nil")))
+        result = shown_result(clip_result(str(record.get("result", "nil"))), prints, record.get("note"))
     error = record.get("error")
-    parts = [] if has_program else [NO_CODE]
-    parts += program_report(prints=record.get("prints") or (), result=result, defined=record.get("defined") or (),
-                            error=ErrorInfo.model_validate(error).format() if error and has_program else None)
+    parts = [] if has_program else [no_code_text(error.get("message") if error else None)]
+    parts += program_report(prints=prints, result=result, defined=defined,
+                            error=ErrorInfo.model_validate(error).format() if error and has_program else None,
+                            note=record.get("note"))
     parts.append(f"Turns left: {turns_left}")
     return "\n\n".join(parts)
 

@@ -84,19 +84,29 @@ def mcp_tools(
     headers: Mapping[str, str] | None = None,
     prefix: str | None = None,
     timeout: float = 30.0,
+    hold: bool = False,
 ) -> MCPTools:
     """The tools of the MCP server `server`: a command line (`"npx -y some-server"`, or a
     list of arguments) started as a subprocess speaking stdio, or an http(s):// URL of a
     streamable HTTP endpoint (`headers` are sent with each request). `prefix` names the
     tools `prefix-name` (two servers with the same tool names). `timeout`: seconds for the
-    server to start and list its tools (and to start again in a run).
+    server to start and list its tools (and to start again in a run). `hold=True` keeps the
+    server that listed the tools running, as `with tools:` would from then on (a long-lived
+    host, saving a second start); `tools.connection.release()` lets it close.
 
     Raises MCPServerError when the server cannot be started or reached, or does not answer."""
     spec = MCPServerSpec.of(server, headers)
     if prefix is not None:
         check_tool_name(prefix)
     connection = MCPConnection(spec, connect_timeout=timeout)
-    listed = connection.list_tools(timeout)
+    if hold:
+        connection.acquire()
+    try:
+        listed = connection.list_tools(timeout)
+    except BaseException:
+        if hold:
+            connection.release()
+        raise
     return MCPTools(connection, [mcp_tool(connection, t, prefix=prefix) for t in listed])
 
 

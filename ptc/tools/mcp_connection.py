@@ -15,6 +15,11 @@ counted: `Agent.run` enters one for its tools, and so does `with ptc.mcp_tools(.
 tools:`; `ptc.run` enters one that opens the connection at the program's first call).
 A call made outside every scope (a tool called directly from Python) gets a connection of
 its own, closed after the call.
+
+Closing on release happens in a background (non-daemon) thread: a run returns at its
+deadline even when its server is stuck in a call and takes seconds to exit, and the
+interpreter still waits for every server to be ended before it exits. `close()` closes
+before it returns (a server shutting down its upstreams).
 """
 
 from __future__ import annotations
@@ -155,7 +160,21 @@ class MCPConnection:
             if link is not None:
                 self._link, self._failure = None, None
         if link is not None:
-            _close(link)
+            _close_later(link)
+
+    def restart_if_lost(self) -> bool:
+        """Forget a connection whose server died or broke it (closed in the background) and,
+        while a scope holds it, start a new one: a long-lived holder (`ptc mcp serve`) calls
+        this between programs, so one dead server fails one program, not every later one."""
+        with self._lock:
+            link = self._link if self._failure is not None else None
+            if link is None:
+                return False
+            self._link, self._failure = None, None
+            if self._scopes:
+                self._open_locked()
+        _close_later(link)
+        return True
 
     @property
     def is_open(self) -> bool:
@@ -207,6 +226,11 @@ class MCPConnection:
         with ThreadPoolExecutor(1) as pool:  # called from async code: not on its event loop
             return pool.submit(asyncio.run, bounded()).result()
 
+    def wait_open(self, timeout: float | None = None) -> None:
+        """Block until the server answers a ping (a holder that wants its server ready before
+        it serves anyone); MCPServerError when it cannot start."""
+        self.request_sync(lambda session: session.send_ping(), timeout or self.connect_timeout)
+
     def list_tools(self, timeout: float | None = None) -> list[Any]:
         """Every tool the server offers (mcp.types.Tool), following pagination."""
         async def walk(session: Any) -> list[Any]:
@@ -254,7 +278,7 @@ class MCPConnection:
             if mine:
                 self._link = None
         if mine:
-            threading.Thread(target=_close, args=(link,), daemon=True, name="ptc-mcp-close").start()
+            _close_later(link)
 
     def _start(self) -> _Link:
         loop = asyncio.new_event_loop()
@@ -364,6 +388,13 @@ def _close(link: _Link) -> None:
         loop.close()
     if link.errlog is not None:
         link.errlog.close()
+
+
+def _close_later(link: _Link) -> None:
+    """`_close` in a thread of its own: the caller (a run ending at its deadline) does not
+    wait for the server to exit. Not a daemon, so the interpreter ends the server before
+    it exits."""
+    threading.Thread(target=_close, args=(link,), name="ptc-mcp-close").start()
 
 
 def _shared(future: Future[T]) -> Future[T]:

@@ -19,6 +19,7 @@ from llm_server import ServedReply  # noqa: E402
 
 import ptc  # noqa: E402
 from ptc.agent.trace import read_trace  # noqa: E402
+from ptc.llm.base import Reply  # noqa: E402
 from ptc.store import Store  # noqa: E402
 
 DEFINE = "First the total.\n```clojure\n(def total (reduce + data/xs))\n```"
@@ -83,3 +84,53 @@ def test_api_base_goes_with_a_model_name_only() -> None:
     agent = ptc.Agent("x", llm="openai/m", api_base="http://127.0.0.1:9/v1", api_key="k")
     assert isinstance(agent.llm, ptc.LiteLLM) and (agent.llm.api_base, agent.llm.api_key) == \
         ("http://127.0.0.1:9/v1", "k")
+
+
+class AsyncOnlyModel:
+    """A model object with only `async acomplete`, as a wrapper around an async SDK is: here
+    ptc's LiteLLM client over real HTTP, reached through its async method only."""
+
+    def __init__(self, base: str) -> None:
+        from ptc.llm.litellm_client import LiteLLM
+
+        self._client = LiteLLM("openai/gpt-4o-mini", api_base=base, api_key="sk-test")
+        self.calls = 0
+
+    async def acomplete(self, messages: list[dict[str, str]]) -> Reply:
+        self.calls += 1
+        return await self._client.acomplete(messages)
+
+
+def _async_only_agent(server: object) -> tuple[ptc.Agent, AsyncOnlyModel]:
+    model = AsyncOnlyModel(server.openai_base)  # type: ignore[attr-defined]
+    return ptc.Agent("Double the sum of xs", data={"xs": [1, 2, 3]}, llm=model), model
+
+
+def test_async_only_model_with_arun(llm_server) -> None:
+    server = llm_server([ServedReply(DEFINE), ServedReply(RETURN)])
+    agent, model = _async_only_agent(server)
+    step = asyncio.run(agent.arun())
+    assert step.ok and step.value == 12 and model.calls == 2
+
+
+def test_async_only_model_with_run_awaits_each_call(llm_server) -> None:
+    server = llm_server([ServedReply(DEFINE), ServedReply(RETURN)])
+    agent, model = _async_only_agent(server)
+    step = agent.run()  # no event loop in this thread: each call runs on a loop of its own
+    assert step.ok and step.value == 12 and model.calls == 2 and step.usage.total.calls == 2
+
+
+def test_async_only_model_with_run_inside_an_event_loop(llm_server) -> None:
+    server = llm_server([ServedReply(DEFINE), ServedReply(RETURN)])
+    agent, model = _async_only_agent(server)
+
+    async def blocking_call_from_async_code() -> ptc.Step:
+        return agent.run()  # this thread's loop is busy: the calls are awaited in a worker thread
+
+    step = asyncio.run(blocking_call_from_async_code())
+    assert step.ok and step.value == 12 and model.calls == 2
+
+
+def test_an_object_without_complete_or_acomplete_is_refused() -> None:
+    with pytest.raises(TypeError, match="complete\\(\\) or async acomplete\\(\\)"):
+        ptc.Agent("x", llm=object())

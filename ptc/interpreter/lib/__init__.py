@@ -15,5 +15,9 @@ from . import (  # noqa: F401
     set,
     regex,
     interop,
+    methods,
+    java_time,
+    walk,
     exceptions,
+    chart,
 )

@@ -11,6 +11,7 @@ Conventions:
 from __future__ import annotations
 
 import itertools
+import math
 import types
 from collections import Counter, defaultdict
 from typing import Any
@@ -50,6 +51,7 @@ from ..values import (
     map_of,
     nth as _nth,
     pmap,
+    ptc_dict,
     pvec,
     pvector,
     set_conj,
@@ -467,9 +469,13 @@ def dissoc(m: Any, *ks: Any) -> Any:
 
 def _update1(m: Any, k: Any, f: Any, args: tuple[Any, ...]) -> Any:
     t = type(m)
-    if t is dict or t is Row:
+    if t is Row:  # a table's row: its entries as a PTC map
         m = pmap(m)
         t = type(m)
+    if t is dict:  # a host row: one copy, under PTC keys, updated in place before it is shared
+        d = ptc_dict(m, FMap if len(m) < SMALL else dict)
+        dict.__setitem__(d, k, (f if type(f) in _DIRECT_FNS else as_fn(f, "update"))(d.get(k), *args))
+        return d if type(d) is FMap else map_of(d)
     if t is SortedMap:
         return m.assoc(k, as_fn(f, "update")(m.get(k), *args))
     if t is FMap or t is HMap:
@@ -671,6 +677,13 @@ def val(e: Any) -> Any:
 def select_keys(m: Any, ks: Any) -> Any:
     t = type(m)
     d: dict[Any, Any] = {}
+    if t is dict:  # a host row: a keyword reads the key it names
+        for k in iter_seq(ks, "select-keys"):
+            hk = k.hk if type(k) is Keyword else None
+            x = m.get(hk, _MISSING) if type(hk) is str else map_get(m, _guard_key(k), _MISSING)
+            if x is not _MISSING:
+                d[k if type(hk) is str else _guard_key(k)] = x
+        return _map_of(d)
     if t in _MAPS:
         for k in iter_seq(ks, "select-keys"):
             k = _guard_key(k)
@@ -692,6 +705,10 @@ def select_keys(m: Any, ks: Any) -> Any:
 
 
 def _merge2(a: Any, b: Any) -> Any:
+    if type(a) is dict and (type(b) is FMap or type(b) is dict):  # a host row and a small map: one copy
+        d = ptc_dict(a)
+        d.update(b if type(b) is FMap else ptc_dict(b))
+        return map_of(d)
     a, b = pmap(a), pmap(b)
     ta, tb = type(a), type(b)
     if ta is FMap and tb is FMap:
@@ -780,10 +797,7 @@ def _is_empty(x: Any, who: str) -> bool:
     if x is None:
         return True
     if t is LazySeq:
-        v = lazy.realized_view(x)
-        if v is not None:
-            return v[1] >= len(v[0])
-        return x.nth(0, _MISSING) is _MISSING
+        return lazy.head(x, _MISSING) is _MISSING
     raise runtime_error(f"{who}: expected a collection, got {_desc(x)}")
 
 
@@ -858,10 +872,7 @@ def first(coll: Any) -> Any:
     if coll is None:
         return None
     if t is LazySeq:
-        v = lazy.realized_view(coll)
-        if v is not None:
-            return v[0][v[1]] if v[1] < len(v[0]) else None
-        return coll.nth(0, None)
+        return lazy.head(coll, None)
     if t in _MAPS or t in _SETS:
         for x in iter_seq(coll):
             return x
@@ -1117,6 +1128,15 @@ def group_by(f: Any, coll: Any) -> Any:
 def _extreme_key(who: str, k: Any, x: Any, more: tuple[Any, ...], want_max: bool) -> Any:
     if not more:
         return x
+    if type(k) is Keyword and len(more) > 8:  # a field of many rows: their keys at once, the extreme in C
+        from .core_sequences import kw_values
+
+        items = (x, *more)
+        keys = kw_values(k, items)
+        types = set(map(type, keys))
+        if types <= {int, float} and (float not in types or not any(map(math.isnan, keys))):
+            best_key = max(keys) if want_max else min(keys)
+            return items[len(keys) - 1 - keys[::-1].index(best_key)]  # the last one on ties
     f = as_fn(k, who)
     best, bk = x, f(x)
     if type(bk) is not int and type(bk) is not float:

@@ -91,6 +91,7 @@ def juxt(f: Any, *fns: Any) -> Callable[..., Any]:
     def juxted(*args: Any) -> Any:
         return vec([g(*args) for g in fs])
 
+    juxted.parts = (f, *fns)  # type: ignore[attr-defined]  # sort-by reads keyword parts column by column
     return juxted
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .. import dates
 from ..context import check_int, int_product_fits
 from ..errors import runtime_error
 from ..registry import alias, builtin
@@ -503,9 +504,12 @@ def compare_values(a: Any, b: Any) -> int:
     elif ta is Symbol:
         if tb is Symbol:
             return _named_cmp(a.name, b.name)
+    elif ta in dates.TYPES:
+        if dates.comparable(a, b):
+            return dates.compare(a, b)
     if type_name(a) == type_name(b):
         raise runtime_error(f"compare: cannot compare {type_name(a)} values ({short(a)} and {short(b)})",
-                            hint="only numbers, strings, keywords, booleans and vectors are comparable")
+                            hint="only numbers, strings, keywords, booleans, vectors and dates are comparable")
     raise runtime_error(f"compare: cannot compare {describe(a)} with {describe(b)}",
                         hint="compare values of the same type (nil sorts before everything)")
 

@@ -50,6 +50,7 @@ from ..values import (
     truthy,
     type_name,
     vec,
+    VECTOR_TYPES,
 )
 from .transducers import (
     Reduced,
@@ -261,7 +262,14 @@ def _selector(pred: Any, who: str, want: bool) -> Callable[[list[Any]], list[Any
     """The items of a chunk whose (pred item) is truthy (want=True: filter) or falsey (remove)."""
     pred = as_fn(pred, who)
     results = _mapper(pred)
-    return lambda chunk: [x for x, r in zip(chunk, results(chunk)) if (r is not None and r is not False) is want]
+
+    def select(chunk: list[Any]) -> list[Any]:
+        kept = [x for x, r in zip(chunk, results(chunk)) if (r is not None and r is not False) is want]
+        if not kept and chunk:
+            context.emptied(who, chunk, select)
+        return kept
+
+    return select
 
 
 @builtin("filter", args=("[pred]", "[pred coll]"), category="sequences",
@@ -336,6 +344,22 @@ def reduce_(f: Any, a: Any, b: Any = _NO) -> Any:
         if acc.__class__ is R:
             return acc.val
     return acc
+
+
+def reduce_plus(coll: Any) -> Any:
+    """`(reduce + coll)`, as the compiler calls it: plain numbers are summed in C, a few of
+    them (a window of partition) in a plain loop."""
+    if type(coll) is PList and 0 < len(coll) <= 16:
+        r = coll[0]
+        if type(r) is int or type(r) is float:
+            for x in coll[1:]:
+                if type(x) is not int and type(x) is not float:
+                    break
+                r = r + x
+            else:
+                return context.check_int(r) if type(r) is int else r
+    r = _sum_fast(coll, _NO)
+    return reduce_(_plus_fn(), coll) if r is _NO else r
 
 
 _PLUS: list[Any] = []
@@ -608,7 +632,7 @@ def _float_range(start: Any, end: Any, step: Any) -> Iterator[Any]:
 def range_(*args: Any) -> Any:
     n = len(args)
     if n == 0:
-        return _lazy(itertools.count(), True)
+        return LazySeq(Items(itertools.count(), True, pure=True))
     if n == 1:
         start, end, step = 0, _num(args[0], "range"), 1
     elif n == 2:
@@ -641,7 +665,7 @@ def range_(*args: Any) -> Any:
          ex=(("(repeat 3 :x)", "(:x :x :x)"), ("(take 2 (repeat 7))", "(7 7)")))
 def repeat(a: Any, x: Any = _NO) -> Any:
     if x is _NO:
-        return _lazy(itertools.repeat(a), True)
+        return LazySeq(Items(itertools.repeat(a), True, pure=True))
     n = _count_arg(a, "repeat")
     if n <= 0:
         return EMPTY_LIST
@@ -789,7 +813,19 @@ def _degenerate_windows(coll: Any, n: int, step: int, pad: Any, all_: bool, who:
 
 def _windows(it: Iterable[Any], n: int, step: int, pad: Any, all_: bool) -> Iterator[PList]:
     """Chunks of n items every step items. Partial chunks at the end: padded once (pad),
-    all emitted (all_), or dropped."""
+    all emitted (all_), or dropped. A realized vector or list is sliced, window by window."""
+    if type(it) is LazySeq:  # read a chunk at a time (as Clojure's take and nthrest do)
+        yield from _chunk_windows(it.chunks(), n, step, pad, all_)
+        return
+    if type(it) in _SLICEABLE:
+        size = len(it)
+        full = range(0, size - n + 1, step)
+        for i in full:
+            yield PList(it[i:i + n])
+        i = full[-1] + step if full else 0
+        if i < size and (pad is not _NO or all_):
+            yield from _windows(iter(it[i:]), n, step, pad, all_)
+        return
     it = iter(it)
     buf: list[Any] = []
     while True:
@@ -816,6 +852,31 @@ def _windows(it: Iterable[Any], n: int, step: int, pad: Any, all_: bool) -> Iter
             buf = []
         else:
             buf = buf[step:]
+
+
+def _chunk_windows(chunks: Iterator[list[Any]], n: int, step: int, pad: Any, all_: bool) -> Iterator[PList]:
+    """_windows over chunks of items: each window is a slice of a buffer of what was read."""
+    buf: list[Any] = []
+    i = 0  # where the next window starts in buf (past its end: items still to skip)
+    for chunk in chunks:
+        buf.extend(chunk)
+        while len(buf) - i >= n:
+            yield PList(buf[i:i + n])
+            i += step
+        if i >= len(buf):
+            i -= len(buf)
+            buf = []
+        elif i > 1024:
+            del buf[:i]
+            i = 0
+    rest = buf[i:]
+    if rest:
+        if pad is not _NO:
+            yield PList(rest + list(_islice(iter_seq(pad, "partition"), n - len(rest))))
+        elif all_:
+            while rest:
+                yield PList(rest)
+                rest = rest[step:]
 
 
 @builtin("partition", args=("[n coll]", "[n step coll]", "[n step pad coll]"), category="sequences",
@@ -858,14 +919,16 @@ def partition_all(n: Any, a: Any = _NO, b: Any = _NO) -> Any:
 def partition_by(f: Any, coll: Any = _NO) -> Any:
     if coll is _NO:
         return partition_by_xf(f)
+    hk = f.hk if type(f) is Keyword and type(f.hk) is str else None  # a field of host rows: read directly
     f = as_fn(f, "partition-by")
 
     def gen(it: Iterable[Any]) -> Iterator[PList]:
         buf: list[Any] = []
         prev: Any = _NO
         for x in it:
-            k = f(x)
-            if prev is not _NO and not equals(k, prev):
+            k = x.get(hk) if hk is not None and type(x) is dict else f(x)
+            if k is not prev and prev is not _NO and not (k == prev if type(k) is str and type(prev) is str
+                                                          else equals(k, prev)):
                 yield PList(buf)
                 buf = []
             buf.append(x)
@@ -991,6 +1054,42 @@ def _fast_kind(keys: Any) -> str | None:
     return None
 
 
+def _tuple_keys(keys: list[Any]) -> list[tuple[Any, ...]] | None:
+    """Python tuples that order as `compare` orders these keys, when they are vectors of one
+    length (a `juxt` of fields) whose every position holds only numbers (no NaN) or only
+    strings; else None."""
+    if not keys or type(keys[0]) not in VECTOR_TYPES or not set(_pymap(type, keys)) <= _VECTOR_SET:
+        return None
+    widths = set(_pymap(len, keys))
+    if len(widths) != 1 or not widths.pop():
+        return None
+    return _column_keys(list(zip(*keys)))
+
+
+def _column_keys(columns: list[Any]) -> list[tuple[Any, ...]] | None:
+    """Python tuples ordering as `compare` orders vectors of these columns' items, when each
+    column holds only numbers (no NaN) or only strings; else None."""
+    cols = []
+    for col in columns:
+        kind = _fast_kind(col)
+        if kind is None:
+            return None
+        cols.append(_str_keys(col) if kind is _STRS else col)
+    return list(zip(*cols))
+
+
+_VECTOR_SET = frozenset(VECTOR_TYPES)
+_SLICEABLE = frozenset({PList, PVector, list, tuple})
+
+
+def _str_keys(strs: Any) -> Any:
+    """Keys that order strings as Java does: the strings themselves when no character is a
+    surrogate or above (code points and UTF-16 units then agree), else their UTF-16 bytes."""
+    if max("".join(strs), default="") < "\ud800":
+        return strs
+    return list(_pymap(_utf16, strs))
+
+
 def _utf16(s: str) -> bytes:
     """Java compares strings by UTF-16 code units; so do these bytes."""
     return s.encode("utf-16-be", "surrogatepass")
@@ -999,8 +1098,27 @@ def _utf16(s: str) -> bytes:
 _DIRECTIONS: dict[int, tuple[Any, bool, bool]] = {}
 
 
+def _literal_comparator(name: str, swapped: bool) -> Callable[[Any, Any], Any]:
+    """What a literal comparator `(fn [a b] (name a b))` (swapped: `(name b a)`) compiles to:
+    a two-argument function that sort and sort-by recognize, so they sort by plain Python
+    ordering instead of calling a program function per comparison."""
+    from ..registry import REGISTRY
+
+    op = REGISTRY[name].fn
+
+    def comparator(a: Any, b: Any) -> Any:
+        return op(b, a) if swapped else op(a, b)
+
+    comparator.__qualname__ = "ptc:fn"
+    return comparator
+
+
+LITERAL_COMPARATORS: dict[tuple[str, bool], Callable[[Any, Any], Any]] = {}  # filled by _direction
+
+
 def _direction(comp: Any) -> tuple[bool, bool] | None:
-    """(descending, numbers_only) when comp is the builtin compare, < or >, else None."""
+    """(descending, numbers_only) when comp is the builtin compare, < or >, or a literal fn
+    that calls one of them on its two arguments (see LITERAL_COMPARATORS), else None."""
     if not _DIRECTIONS:
         from ..registry import REGISTRY
 
@@ -1009,6 +1127,9 @@ def _direction(comp: Any) -> tuple[bool, bool] | None:
             b = REGISTRY.get(name)
             if b is not None:
                 _DIRECTIONS[id(b.fn)] = (b.fn, desc, nums)
+                for swapped in (False, True):
+                    f = LITERAL_COMPARATORS[(name, swapped)] = _literal_comparator(name, swapped)
+                    _DIRECTIONS[id(f)] = (f, desc != swapped, nums)
     d = _DIRECTIONS.get(id(comp))
     if d is None or d[0] is not comp:
         return None
@@ -1025,12 +1146,19 @@ def _sorted(items: list[Any], keys: list[Any] | None, comp: Any, who: str) -> PL
         # reverse=True, as Clojure does for a boolean comparator like >.
         desc, nums_only = direction
         kind = _fast_kind(items if keys is None else keys)
+        if kind is None and not nums_only:
+            tuples = _tuple_keys(items if keys is None else keys)
+            if tuples is not None:
+                order = sorted(range(n), key=tuples.__getitem__, reverse=desc)
+                return PList([items[i] for i in order])
         if kind is _NUMS or (kind is _STRS and not nums_only):
             if keys is None:
                 if kind is _STRS:
-                    return PList(sorted(items, key=_utf16, reverse=desc))
+                    ks0 = _str_keys(items)
+                    return PList(sorted(items, reverse=desc) if ks0 is items else
+                                 [items[i] for i in sorted(range(n), key=ks0.__getitem__, reverse=desc)])
                 return PList(sorted(items, reverse=desc))
-            ks = [_utf16(k) for k in keys] if kind is _STRS else keys
+            ks = _str_keys(keys) if kind is _STRS else keys
             order = sorted(range(n), key=ks.__getitem__, reverse=desc)
             return PList([items[i] for i in order])
     if comp is _NO:
@@ -1074,6 +1202,17 @@ def sort_by(keyfn: Any, a: Any, b: Any = _NO) -> PList:
     if type(coll) is Table:  # sorting builds a collection as large as the table
         context.check_size(len(coll), "sort-by")
     items = _items(coll, "sort-by")
+    parts = getattr(keyfn, "parts", None)  # (juxt :a :b): the key vectors' columns, without the vectors
+    if parts is not None and all(type(p) is Keyword for p in parts) and (comp is _NO or _direction(comp) is not None):
+        columns = [kw_values(p, items) for p in parts]
+        tuples = _column_keys(columns)
+        if tuples is not None and len(items) > 1:
+            desc, nums_only = (False, False) if comp is _NO else _direction(comp)  # type: ignore[misc]
+            if not nums_only:
+                order = sorted(range(len(items)), key=tuples.__getitem__, reverse=desc)
+                if len(items) > 50_000:
+                    context.tick(len(items))
+                return PList([items[i] for i in order])
     keys = kw_values(keyfn, items) if type(keyfn) is Keyword else list(_pymap(keyfn, items))
     return _sorted(list(items), keys, comp, "sort-by")
 

@@ -7,12 +7,12 @@ import re
 from decimal import ROUND_HALF_UP, Context, Decimal
 from typing import Any, Callable, Iterable
 
-from .. import context
+from .. import context, dates
 from ..context import check_deadline, check_string, emit_print
 from ..errors import runtime_error
 from ..printer import format_double, pr_str
 from ..registry import builtin
-from ..values import Keyword, Regex, Symbol, is_keyword_name, short
+from ..values import Keyword, PList, PVector, Regex, Symbol, is_keyword_name, short
 from .core_numbers import describe
 
 _NOARG: Any = object()
@@ -48,6 +48,8 @@ def str_value(x: Any) -> str:
         return ":" + x.name
     if t is Regex:
         return x.source
+    if t in dates.TYPES:
+        return dates.iso_text(x)
     cap = _cap()
     text = pr_str(x, max_len=cap + 1)
     if len(text) > _SMALL:
@@ -55,10 +57,18 @@ def str_value(x: Any) -> str:
     return text
 
 
+SIZED_TYPES = frozenset({tuple, list, PList, PVector})  # sized collections a join may read at once
+
+
 def join_texts(items: Iterable[Any], text: Callable[[Any], str] = str_value, sep: str = "") -> str:
     """The texts of items joined by sep (str, str/join, pr-str...), refused as soon as the
     total passes max_string: rendering a million items only to refuse the result at the
     end would outlast the deadline."""
+    if text is str_value and type(items) in SIZED_TYPES and len(items) <= 16:  # a few values: no running total
+        joined = sep.join([x if type(x) is str else str_value(x) for x in items])
+        if len(joined) > _SMALL:
+            check_string(len(joined))
+        return joined
     cap = _cap()
     parts: list[str] = []
     total, gap = -len(sep), len(sep)
@@ -504,10 +514,16 @@ def keyword(ns_or_name: Any, name_: Any = _NOARG) -> Keyword | None:
 
 
 @builtin("find-keyword", args=("[name]", "[ns name]"), category="strings",
-         doc="The keyword with the given name (and namespace), nil when the name cannot be a keyword. "
+         doc="The keyword with the given name (a string, symbol or keyword; and namespace), nil when the name "
+             "cannot be a keyword. "
              "Every keyword exists in PTC-Lisp (Clojure: only keywords already interned).",
-         ex=(("(find-keyword \"city\")", ":city"), ("(find-keyword \"a b\")", "nil")))
+         ex=(("(find-keyword \"city\")", ":city"), ("(find-keyword \"a b\")", "nil"),
+             ("(find-keyword 'city)", ":city"), ("(find-keyword :city)", ":city")))
 def find_keyword(ns_or_name: Any, name_: Any = _NOARG) -> Keyword | None:
+    if name_ is _NOARG and type(ns_or_name) is Keyword:
+        return ns_or_name  # type: ignore[no-any-return]
+    if name_ is _NOARG and type(ns_or_name) is Symbol:  # a symbol names its keyword, as in Clojure
+        ns_or_name = ns_or_name.name
     parts = (ns_or_name,) if name_ is _NOARG else (ns_or_name, name_)
     if any(type(part) is not str for part in parts):
         return None

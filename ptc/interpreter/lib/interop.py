@@ -1,4 +1,5 @@
-"""Java static methods programs commonly call: Math/..., Integer/..., Long/..., Double/...
+"""Java static methods programs commonly call: Math/..., Integer/..., Long/..., Double/...,
+Character/..., Boolean/..., String/..., System/... (java.time's are in java_time.py).
 
 `Long` is an alias of the `Integer` namespace in the registry, so `Long/parseLong` is
 registered here as `Integer/parseLong`. Static fields (`Math/PI`, `Long/MAX_VALUE`...)
@@ -34,7 +35,19 @@ CONSTANTS: dict[str, Any] = {
     "Double/POSITIVE_INFINITY": _INF,
     "Double/NEGATIVE_INFINITY": -_INF,
     "Double/NaN": _NAN,
+    "Boolean/TRUE": True,
+    "Boolean/FALSE": False,
 }
+
+
+def constant(ns: str, name: str) -> Any:
+    """The static field ns/name as written (java.lang.Long/MAX_VALUE, ChronoUnit/DAYS...), or None."""
+    from .java_time import CONSTANTS as TIME_CONSTANTS
+
+    cls = ns.rsplit(".", 1)[-1]  # java.lang.Long -> Long, java.time.temporal.ChronoUnit -> ChronoUnit
+    key = f"{cls}/{name}"
+    found = CONSTANTS.get(key)
+    return found if found is not None else TIME_CONSTANTS.get(key)
 
 
 def _arg(who: str, x: Any) -> float:
@@ -363,4 +376,349 @@ def is_infinite(x: Any) -> bool:
     return math.isinf(_arg("Double/isInfinite", x))
 
 
-__all__ = ["CONSTANTS"]
+# -- more of Math ----------------------------------------------------------------------------
+
+
+def _ulp(x: float) -> float:
+    return abs(x) if not math.isfinite(x) else math.ulp(x)
+
+
+_math1("ulp", _ulp, "The distance from a to the next float up in magnitude.", (("(Math/ulp 1.0)", "2.220446049250313E-16"),))
+_math1("nextUp", lambda x: math.nextafter(x, _INF), "The next float above a.", (("(Math/nextUp 1.0)", "1.0000000000000002"),))
+_math1("nextDown", lambda x: math.nextafter(x, -_INF), "The next float below a.",
+       (("(Math/nextDown 1.0)", "0.9999999999999999"),))
+
+
+@builtin("getExponent", ns="Math", args="[a]", category="math", doc="The unbiased binary exponent of a.",
+         ex=(("(Math/getExponent 8.0)", "3"),))
+def math_get_exponent(a: Any) -> int:
+    x = _arg("Math/getExponent", a)
+    if not math.isfinite(x):
+        return 1024
+    if x == 0:
+        return -1023
+    return max(math.frexp(x)[1] - 1, -1023)
+
+
+@builtin("copySign", ns="Math", args="[magnitude sign]", category="math", doc="magnitude with the sign of sign.",
+         ex=(("(Math/copySign 3.0 -1.0)", "-3.0"),))
+def math_copy_sign(magnitude: Any, sign: Any) -> float:
+    return math.copysign(_arg("Math/copySign", magnitude), _arg("Math/copySign", sign))
+
+
+@builtin("IEEEremainder", ns="Math", args="[x y]", category="math",
+         doc="x - y * n where n is x/y rounded to the nearest integer (ties to even).",
+         ex=(("(Math/IEEEremainder 10 3)", "1.0"),))
+def math_ieee_remainder(x: Any, y: Any) -> float:
+    a, b = _arg("Math/IEEEremainder", x), _arg("Math/IEEEremainder", y)
+    try:
+        return math.remainder(a, b)
+    except ValueError:
+        return _NAN
+
+
+def _exact(name: str, op: Callable[..., int], doc: str, ex: tuple[tuple[str, str], ...], nargs: int) -> None:
+    who = "Math/" + name
+
+    def f(*xs: Any) -> int:
+        if len(xs) != nargs:
+            raise runtime_error(f"Wrong number of args ({len(xs)}) passed to {who}")
+        for x in xs:
+            if type(x) is not int:
+                raise runtime_error(f"{who}: expected integers, got {describe(x)}")
+        r = op(*xs)
+        if not _MIN64 <= r <= _MAX64:
+            raise runtime_error(f"{who}: long overflow", hint="integers are unbounded in PTC-Lisp: use + - * instead")
+        return r
+
+    builtin(name, ns="Math", args="[x y]" if nargs == 2 else "[x]", category="math", doc=doc, ex=ex)(f)
+
+
+_exact("addExact", lambda a, b: a + b, "a + b; an error past the 64-bit range.", (("(Math/addExact 2 3)", "5"),), 2)
+_exact("subtractExact", lambda a, b: a - b, "a - b; an error past the 64-bit range.",
+       (("(Math/subtractExact 2 3)", "-1"),), 2)
+_exact("multiplyExact", lambda a, b: a * b, "a * b; an error past the 64-bit range.",
+       (("(Math/multiplyExact 4 3)", "12"),), 2)
+_exact("negateExact", lambda a: -a, "-a; an error past the 64-bit range.", (("(Math/negateExact 4)", "-4"),), 1)
+_exact("incrementExact", lambda a: a + 1, "a + 1; an error past the 64-bit range.",
+       (("(Math/incrementExact 4)", "5"),), 1)
+_exact("decrementExact", lambda a: a - 1, "a - 1; an error past the 64-bit range.",
+       (("(Math/decrementExact 4)", "3"),), 1)
+_exact("toIntExact", lambda a: a if -(1 << 31) <= a < (1 << 31) else 1 << 64, "a, an error outside the 32-bit range.",
+       (("(Math/toIntExact 4)", "4"),), 1)
+
+
+# -- more of Integer / Long / Double / Boolean ---------------------------------------------
+
+
+def _int_arg(who: str, x: Any) -> int:
+    if type(x) is int:
+        return x
+    raise runtime_error(f"{who}: expected an integer, got {describe(x)}")
+
+
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def _to_radix(n: int, radix: int) -> str:
+    if n == 0:
+        return "0"
+    out = []
+    m = abs(n)
+    while m:
+        m, d = divmod(m, radix)
+        out.append(_DIGITS[d])
+    return ("-" if n < 0 else "") + "".join(reversed(out))
+
+
+@builtin("toString", ns="Integer", args=("[n]", "[n radix]"), category="interop",
+         doc="The digits of integer n (in radix, default 10). Also Long/toString.",
+         ex=(("(Integer/toString 255 16)", "\"ff\""), ("(Long/toString 42)", "\"42\"")))
+def integer_to_string(n: Any, radix: Any = 10) -> str:
+    n = _int_arg("Integer/toString", n)
+    r = _int_arg("Integer/toString", radix)
+    return _to_radix(n, r if 2 <= r <= 36 else 10)
+
+
+def _unsigned(who: str, n: Any, shift: int) -> str:
+    n = _int_arg(who, n)
+    if n < 0:
+        n &= (1 << 64) - 1 if n < -(1 << 31) else (1 << 32) - 1
+    return _to_radix(n, 1 << shift)
+
+
+@builtin("toBinaryString", ns="Integer", args="[n]", category="interop", doc="The binary digits of n (two's "
+         "complement for negative n).", ex=(("(Integer/toBinaryString 10)", "\"1010\""),))
+def to_binary_string(n: Any) -> str:
+    return _unsigned("Integer/toBinaryString", n, 1)
+
+
+@builtin("toHexString", ns="Integer", args="[n]", category="interop", doc="The hexadecimal digits of n.",
+         ex=(("(Integer/toHexString 255)", "\"ff\""),))
+def to_hex_string(n: Any) -> str:
+    return _unsigned("Integer/toHexString", n, 4)
+
+
+@builtin("toOctalString", ns="Integer", args="[n]", category="interop", doc="The octal digits of n.",
+         ex=(("(Integer/toOctalString 8)", "\"10\""),))
+def to_octal_string(n: Any) -> str:
+    return _unsigned("Integer/toOctalString", n, 3)
+
+
+@builtin("bitCount", ns="Integer", args="[n]", category="interop", doc="The number of one bits of n (two's complement).",
+         ex=(("(Integer/bitCount 7)", "3"),))
+def bit_count(n: Any) -> int:
+    n = _int_arg("Integer/bitCount", n)
+    return (n & ((1 << 64) - 1)).bit_count() if n < 0 else n.bit_count()
+
+
+@builtin("signum", ns="Integer", args="[n]", category="interop", doc="-1, 0 or 1 by the sign of integer n.",
+         ex=(("(Integer/signum -5)", "-1"),))
+def integer_signum(n: Any) -> int:
+    n = _int_arg("Integer/signum", n)
+    return (n > 0) - (n < 0)
+
+
+@builtin("compare", ns="Integer", args="[x y]", category="interop", doc="-1, 0 or 1 as x is less, equal or greater.",
+         ex=(("(Integer/compare 3 5)", "-1"),))
+def integer_compare(x: Any, y: Any) -> int:
+    a, b = _int_arg("Integer/compare", x), _int_arg("Integer/compare", y)
+    return (a > b) - (a < b)
+
+
+@builtin("sum", ns="Integer", args="[x y]", category="interop", doc="x + y (handy as a reducing function).",
+         ex=(("(reduce Integer/sum [1 2 3])", "6"),))
+def integer_sum(x: Any, y: Any) -> int:
+    return _int_arg("Integer/sum", x) + _int_arg("Integer/sum", y)
+
+
+@builtin("max", ns="Integer", args="[x y]", category="interop", doc="The greater of two integers.",
+         ex=(("(Integer/max 3 5)", "5"),))
+def integer_max(x: Any, y: Any) -> int:
+    return max(_int_arg("Integer/max", x), _int_arg("Integer/max", y))
+
+
+@builtin("min", ns="Integer", args="[x y]", category="interop", doc="The lesser of two integers.",
+         ex=(("(Integer/min 3 5)", "3"),))
+def integer_min(x: Any, y: Any) -> int:
+    return min(_int_arg("Integer/min", x), _int_arg("Integer/min", y))
+
+
+@builtin("compare", ns="Double", args="[x y]", category="interop", doc="-1, 0 or 1 as x is less, equal or greater.",
+         ex=(("(Double/compare 1.5 0.5)", "1"),))
+def double_compare(x: Any, y: Any) -> int:
+    a, b = _arg("Double/compare", x), _arg("Double/compare", y)
+    if a != a or b != b:
+        return 0 if (a != a and b != b) else (1 if a != a else -1)
+    return (a > b) - (a < b)
+
+
+@builtin("isFinite", ns="Double", args="[x]", category="interop", doc="True if x is neither infinite nor NaN.",
+         ex=(("(Double/isFinite 1.0)", "true"),))
+def double_is_finite(x: Any) -> bool:
+    return math.isfinite(_arg("Double/isFinite", x))
+
+
+@builtin("toString", ns="Double", args="[x]", category="interop", doc="The text of float x (as str).",
+         ex=(("(Double/toString 1.5)", "\"1.5\""),))
+def double_to_string(x: Any) -> str:
+    from .core_strings import str_value
+
+    return str_value(to_float(_arg("Double/toString", x)))
+
+
+@builtin("parseBoolean", ns="Boolean", args="[s]", category="interop",
+         doc="True if s is \"true\" in any case; false for anything else (nil included).",
+         ex=(("(Boolean/parseBoolean \"TRUE\")", "true"), ("(Boolean/parseBoolean \"yes\")", "false")))
+def parse_boolean(s: Any) -> bool:
+    return type(s) is str and s.lower() == "true"
+
+
+@builtin("valueOf", ns="Boolean", args="[x]", category="interop",
+         doc="Like Boolean/parseBoolean for a string; a boolean as it is.", ex=(("(Boolean/valueOf \"true\")", "true"),))
+def boolean_value_of(x: Any) -> bool:
+    return x if type(x) is bool else parse_boolean(x)
+
+
+# -- Character ---------------------------------------------------------------------------------
+
+
+def _char(who: str, c: Any) -> str:
+    """A character argument: a one-character string, or an integer code as Java allows."""
+    if type(c) is str and len(c) == 1:
+        return c
+    if type(c) is int and 0 <= c <= 0x10FFFF:
+        return chr(c)
+    raise runtime_error(f"{who}: expected a character, got {describe(c)}")
+
+
+def _char_pred(name: str, test: Callable[[str], bool], doc: str, ex: tuple[tuple[str, str], ...]) -> None:
+    who = "Character/" + name
+
+    def f(c: Any) -> bool:
+        return test(_char(who, c))
+
+    builtin(name, ns="Character", args="[c]", category="interop", doc=doc, ex=ex)(f)
+
+
+def _java_ws(c: str) -> bool:
+    from .string import JAVA_WS
+
+    return c in JAVA_WS
+
+
+_char_pred("isDigit", lambda c: c.isdecimal(), "True if c is a digit.", (("(Character/isDigit \\7)", "true"),))
+_char_pred("isLetter", lambda c: c.isalpha(), "True if c is a letter.", (("(Character/isLetter \\a)", "true"),))
+_char_pred("isLetterOrDigit", lambda c: c.isalpha() or c.isdecimal(), "True if c is a letter or a digit.",
+           (("(Character/isLetterOrDigit \\_)", "false"),))
+_char_pred("isAlphabetic", lambda c: c.isalpha(), "True if c is alphabetic.",
+           (("(Character/isAlphabetic \\z)", "true"),))
+_char_pred("isWhitespace", _java_ws, "True if c is whitespace (Java's definition: not no-break spaces).",
+           (("(Character/isWhitespace \\space)", "true"),))
+_char_pred("isSpaceChar", lambda c: c in " \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+           "\u2009\u200a\u2028\u2029\u202f\u205f\u3000", "True if c is a Unicode space character.",
+           (("(Character/isSpaceChar \\space)", "true"),))
+_char_pred("isUpperCase", lambda c: c.isupper(), "True if c is an upper-case letter.",
+           (("(Character/isUpperCase \\A)", "true"),))
+_char_pred("isLowerCase", lambda c: c.islower(), "True if c is a lower-case letter.",
+           (("(Character/isLowerCase \\A)", "false"),))
+
+
+@builtin("toUpperCase", ns="Character", args="[c]", category="interop", doc="c in upper case (one character).",
+         ex=(("(Character/toUpperCase \\a)", "\"A\""),))
+def char_upper(c: Any) -> Any:
+    ch = _char("Character/toUpperCase", c)
+    up = ch.upper()
+    r = up if len(up) == 1 else ch
+    return ord(r) if type(c) is int else r
+
+
+@builtin("toLowerCase", ns="Character", args="[c]", category="interop", doc="c in lower case (one character).",
+         ex=(("(Character/toLowerCase \\A)", "\"a\""),))
+def char_lower(c: Any) -> Any:
+    ch = _char("Character/toLowerCase", c)
+    low = ch.lower()
+    r = low if len(low) == 1 else ch
+    return ord(r) if type(c) is int else r
+
+
+@builtin("digit", ns="Character", args="[c radix]", category="interop",
+         doc="The value of digit c in radix (2-36), or -1 if c is not one.",
+         ex=(("(Character/digit \\7 10)", "7"), ("(Character/digit \\f 16)", "15"), ("(Character/digit \\x 10)", "-1")))
+def char_digit(c: Any, radix: Any) -> int:
+    ch = _char("Character/digit", c)
+    r = _int_arg("Character/digit", radix)
+    if not 2 <= r <= 36:
+        return -1
+    if ch.isdecimal():
+        d = int(ch)
+    elif ch.isascii() and ch.isalpha():
+        d = ord(ch.lower()) - ord("a") + 10
+    else:
+        return -1
+    return d if d < r else -1
+
+
+@builtin("getNumericValue", ns="Character", args="[c]", category="interop",
+         doc="The number c stands for (digits 0-9, letters 10-35), or -1.",
+         ex=(("(Character/getNumericValue \\9)", "9"), ("(Character/getNumericValue \\b)", "11")))
+def char_numeric_value(c: Any) -> int:
+    return char_digit(c, 36)
+
+
+@builtin("forDigit", ns="Character", args="[digit radix]", category="interop",
+         doc="The character for digit in radix (lower-case letters past 9), or nil if out of range.",
+         ex=(("(Character/forDigit 11 16)", "\"b\""),))
+def char_for_digit(digit: Any, radix: Any) -> Any:
+    d, r = _int_arg("Character/forDigit", digit), _int_arg("Character/forDigit", radix)
+    if not 2 <= r <= 36 or not 0 <= d < r:
+        return "\u0000"
+    return _DIGITS[d]
+
+
+# -- String and System -------------------------------------------------------------------------
+
+
+@builtin("valueOf", ns="String", args="[x]", category="interop", doc="x as a string (nil gives \"null\").",
+         ex=(("(String/valueOf 42)", "\"42\""),))
+def string_value_of(x: Any) -> str:
+    from .core_strings import str_value
+
+    return "null" if x is None else str_value(x)
+
+
+@builtin("format", ns="String", args="[fmt & args]", category="interop", doc="Same as format.",
+         ex=(("(String/format \"%05d\" 42)", "\"00042\""),))
+def string_format(fmt: Any, *args: Any) -> str:
+    from .core_strings import format_
+
+    return format_(fmt, *args)
+
+
+@builtin("join", ns="String", args="[separator coll]", category="interop",
+         doc="The items of coll (strings) joined by separator.", ex=(("(String/join \", \" [\"a\" \"b\"])", "\"a, b\""),))
+def string_join(separator: Any, coll: Any) -> str:
+    from .string import join
+
+    return join(separator, coll)
+
+
+@builtin("currentTimeMillis", ns="System", args="[]", category="interop",
+         doc="Milliseconds since the epoch by the run clock (read once per run: the same for the whole run).",
+         ex=(("(= (System/currentTimeMillis) (System/currentTimeMillis))", "true"),))
+def current_time_millis() -> int:
+    from ..context import run_clock
+
+    return int(run_clock().timestamp() * 1000)
+
+
+@builtin("nanoTime", ns="System", args="[]", category="interop",
+         doc="Nanoseconds by the run clock (fixed for the run: elapsed time measured with it is 0).",
+         ex=(("(- (System/nanoTime) (System/nanoTime))", "0"),))
+def nano_time() -> int:
+    from ..context import run_clock
+
+    return int(run_clock().timestamp() * 1_000_000) * 1000
+
+
+__all__ = ["CONSTANTS", "constant"]

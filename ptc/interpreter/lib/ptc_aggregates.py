@@ -10,7 +10,8 @@ Data work over lists of records is what PTC programs mostly do, so these shortcu
 - `(where key)`               a predicate: (key row) is truthy.
 - `(where key op value)`      a predicate comparing (key row) with value. op is a keyword, a string
                               or one of the functions = not= > < >= <=:
-    := :not=              equality (numbers compare by value: 1 matches 1.0)
+    := :not=              equality (numbers compare by value: 1 matches 1.0; a keyword matches the
+                          string of its name: :paid matches "paid", as JSON data holds it)
     :> :< :>= :<=         ordering of numbers, or of strings (e.g. ISO dates); nil never matches
     :in :not-in           (key row) is / is not a member of the collection value
     :contains             (key row) is a string containing value, or a collection holding it
@@ -190,10 +191,13 @@ _TAG_F = object()
 
 
 def _wkey(x: Any) -> Any:
-    """Equality key for `where`: Clojure = except that numbers compare by value."""
+    """Equality key for `where`: Clojure = except that numbers compare by value and a
+    keyword equals the string of its name (models write :paid for the "paid" in JSON data)."""
     t = type(x)
-    if t is str or t is int or t is Keyword or x is None:
+    if t is str or t is int or x is None:
         return x
+    if t is Keyword:
+        return x.name
     if t is float:
         if x.is_integer():
             return int(x)
@@ -238,6 +242,13 @@ def _op_name(op: Any) -> str | None:
             f"where: unknown operator {short(op)}",
             hint="use one of := :not= :> :< :>= :<= :in :not-in :contains :starts-with :ends-with")
     return canon
+
+
+def _same_name(value: str | Keyword) -> tuple[str, Keyword]:
+    """The values `where` counts equal to a string or keyword: the string and the keyword of
+    one name."""
+    text = value.name if type(value) is Keyword else value
+    return text, Keyword(text)
 
 
 def _member_test(coll: Any) -> Callable[[Any], bool]:
@@ -297,7 +308,7 @@ def _contains(value: Any) -> Callable[[Any], bool]:
     def test(x: Any) -> bool:
         tx = type(x)
         if tx is str:
-            return type(value) is str and value in x
+            return type(vk) is str and vk in x
         if tx in MAP_TYPES:
             return lookup(x, value, _NO) is not _NO
         if tx in SET_TYPES or tx in VECTOR_TYPES or tx is PList or tx is LazySeq:
@@ -338,14 +349,15 @@ def where(key: Any, op: Any = _NO, value: Any = _NO) -> Callable[[Any], bool]:
         return custom
     if name == "=" or name == "not=":
         tv = type(value)
-        if tv is Keyword or tv is bool or value is None:  # equal only to themselves
+        if tv is bool or value is None:  # equal only to themselves
             if name == "=":
                 return lambda row: kf(row) is value
             return lambda row: kf(row) is not value
-        if tv is str:  # a string never == a value of another PTC type
+        if tv is str or tv is Keyword:  # a keyword or the string of its name; no other type
+            text, kw = _same_name(value)
             if name == "=":
-                return lambda row: kf(row) == value
-            return lambda row: kf(row) != value
+                return lambda row: (x := kf(row)) == text or x is kw
+            return lambda row: not ((x := kf(row)) == text or x is kw)
         vk = _wkey(value)
         if name == "=":
             return lambda row: _wkey(kf(row)) == vk

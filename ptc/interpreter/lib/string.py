@@ -10,7 +10,7 @@ from ..errors import runtime_error
 from ..registry import builtin
 from ..values import MAP_TYPES, Regex, as_fn, iter_all, map_items, vec
 from .core_numbers import describe
-from .core_strings import join_texts, str_value
+from .core_strings import SIZED_TYPES, join_texts, str_value
 from .regex import Compiled, as_compiled, groups_of, iter_spans, search
 
 NS = "clojure.string"
@@ -37,6 +37,8 @@ def _cap() -> int:
          ex=(("(str/join \", \" [\"a\" \"b\" \"c\"])", "\"a, b, c\""), ("(str/join [1 2 3])", "\"123\""),
              ("(str/join \"-\" [1 nil :k])", "\"1--:k\"")))
 def join(separator: Any, coll: Any = _NOARG) -> str:
+    if type(separator) is str and type(coll) in SIZED_TYPES:
+        return join_texts(coll, sep=separator)
     if coll is _NOARG:
         sep, coll = "", separator
     else:
@@ -99,6 +101,10 @@ def split_regex(s: str, c: Compiled, limit: int = 0) -> list[str]:
              ("(str/split \"a  b c\" #\"\\s+\")", "[\"a\" \"b\" \"c\"]"),
              ("(str/split \"a,b,c\" #\",\" 2)", "[\"a\" \"b,c\"]")))
 def split(s: Any, re: Any, limit: Any = _NOARG) -> Any:
+    if type(s) is str and type(re) is Regex and limit is _NOARG and type(re.compiled) is Compiled \
+            and re.compiled.literal and len(s) < 4096:  # a short text split on a literal
+        parts = s.split(re.compiled.literal)
+        return vec(_drop_trailing_empty(parts) if len(parts) > 1 else parts)
     s = _s("str/split", s)
     n = _limit_arg(limit)
     if type(re) is str:

@@ -1,0 +1,162 @@
+"""Checking a Vega-Lite spec before it leaves a program: safe, bounded, and valid.
+
+A spec is refused when it could reach outside the page that shows it (a `url`, an `href`
+channel, an image mark, a `$ref`, any URL-looking string outside the data rows), when its
+data is not inline rows, when it is too large or too deep, or when Vega-Lite's own JSON
+schema (shipped by the `altair` package, part of `ptc[charts]`) rejects it. Text inside a
+spec (titles, labels) is kept as it is: whatever renders it escapes it.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+MAX_ROWS = 5_000  # rows of inline data, over all the spec's data
+MAX_BYTES = 1_000_000  # the spec as JSON
+MAX_DEPTH = 16  # nesting of the spec outside its data rows
+CHART_KEY = "vega-lite"  # a chart is a map {:vega-lite spec}
+EXTRA = "pip install 'ptc[charts]'"
+
+# keys that fetch or link something outside the spec, with why they are refused
+_FORBIDDEN_KEYS = {
+    "url": "charts carry their data inline: use :data {:values rows}",
+    "href": "charts cannot link anywhere",
+    "$ref": "references are not allowed in a chart",
+    "$schema": "leave out $schema: ptc adds the Vega-Lite version itself",
+    "datasets": "put the rows in :data {:values rows}",
+    "loader": "charts cannot load anything",
+}
+_URLISH = re.compile(r"^\s*(?:[a-z][a-z0-9+.\-]*:)?//|^\s*(?:javascript|vbscript|data|file|https?|ftp|mailto):", re.I)
+
+
+class ChartError(ValueError):
+    """A chart spec that was refused; the message says where and why."""
+
+
+def check_spec(spec: Any) -> dict[str, Any]:
+    """`spec` (plain JSON-like Python) if it is a safe, valid Vega-Lite spec; else ChartError."""
+    if not isinstance(spec, dict):
+        raise ChartError(f"a chart spec must be a map, got {type(spec).__name__}")
+    skeleton: list[Any] = [None]
+    rows = _walk(spec, "", 0, skeleton, 0)
+    if rows > MAX_ROWS:
+        raise ChartError(f"chart data has {rows} rows; at most {MAX_ROWS}: aggregate or sample the rows first")
+    size = len(json.dumps(spec, ensure_ascii=False, default=str))
+    if size > MAX_BYTES:
+        raise ChartError(f"chart spec is {size} bytes as JSON; at most {MAX_BYTES}: send fewer rows or fields")
+    _validate(skeleton[0])  # the rows are checked above: the schema sees the spec without them
+    return spec
+
+
+def _where(path: str) -> str:
+    return f" at {path}" if path else ""
+
+
+def _walk(x: Any, path: str, depth: int, out: list[Any], slot: Any) -> int:
+    """Refuse what could reach outside the chart; returns the number of inline data rows.
+    Builds in out[slot] a copy of x whose inline rows are left out (for the schema check)."""
+    if depth > MAX_DEPTH:
+        raise ChartError(f"chart spec nested more than {MAX_DEPTH} levels deep{_where(path)}")
+    rows = 0
+    if isinstance(x, dict):
+        copy: dict[str, Any] = {}
+        out[slot] = copy
+        for key, item in x.items():
+            if not isinstance(key, str):
+                raise ChartError(f"chart spec keys must be names, got {key!r}{_where(path)}")
+            here = f"{path}.{key}" if path else key
+            why = _FORBIDDEN_KEYS.get(key)
+            if why is not None:
+                raise ChartError(f"{key!r} is not allowed{_where(here)}: {why}")
+            if key == "data":
+                rows += _check_data(item, here)
+                copy[key] = {"values": []}
+                continue
+            if key == "mark" and (item == "image" or isinstance(item, dict) and item.get("type") == "image"):
+                raise ChartError(f"image marks are not allowed{_where(here)}: they load pictures from URLs")
+            rows += _walk(item, here, depth + 1, copy, key)  # type: ignore[arg-type]
+    elif isinstance(x, list):
+        items: list[Any] = [None] * len(x)
+        out[slot] = items
+        for i, item in enumerate(x):
+            rows += _walk(item, f"{path}[{i}]", depth + 1, items, i)
+    else:
+        out[slot] = x
+        if isinstance(x, str):
+            if _URLISH.search(x):
+                raise ChartError(f"URLs are not allowed in a chart{_where(path)}: {x[:60]!r}")
+        elif x is not None and not isinstance(x, (bool, int, float)):
+            raise ChartError(f"chart spec values must be JSON-like, got {type(x).__name__}{_where(path)}")
+    return rows
+
+
+def _check_data(data: Any, path: str) -> int:
+    if not isinstance(data, dict) or set(data) - {"values"} or not isinstance(data.get("values"), list):
+        raise ChartError(f"chart data must be inline rows, {{:values [...]}}{_where(path)}",)
+    for i, row in enumerate(data["values"]):
+        if isinstance(row, dict):
+            for key, value in row.items():
+                if not isinstance(key, str) or not (value is None or isinstance(value, (str, bool, int, float))):
+                    raise ChartError(f"chart rows hold names mapped to numbers, strings, booleans or nil"
+                                     f"{_where(f'{path}.values[{i}]')}")
+        elif not (row is None or isinstance(row, (str, bool, int, float))):
+            raise ChartError(f"chart rows must be maps or plain values{_where(f'{path}.values[{i}]')}")
+    return len(data["values"])
+
+
+def _validate(spec: dict[str, Any]) -> None:
+    from jsonschema.exceptions import best_match
+
+    error = best_match(_validator().iter_errors(spec))
+    if error is None:
+        return
+    error = _deepest(error)  # "x is not valid under any of the given schemas" says little
+    where = ".".join(str(p) for p in error.absolute_path)
+    if not where and error.validator in ("required", "anyOf"):
+        raise ChartError("not a valid Vega-Lite spec: a chart needs :mark, :data {:values rows} and :encoding")
+    raise ChartError(f"not a valid Vega-Lite spec{_where(where)}: {error.message[:300]}")
+
+
+def _deepest(error: Any) -> Any:
+    """The most specific of an error's alternatives: the deepest path, an enum's choices first."""
+    best = error
+    stack = list(error.context or ())
+    while stack:
+        e = stack.pop()
+        if (len(e.absolute_path), e.validator == "enum") > (len(best.absolute_path), best.validator == "enum"):
+            best = e
+        stack.extend(e.context or ())
+    return best
+
+
+@functools.lru_cache(maxsize=1)
+def _validator() -> Any:
+    try:
+        import jsonschema
+    except ImportError:
+        raise ChartError(f"checking charts needs jsonschema: {EXTRA}") from None
+    schema = json.loads(schema_path().read_text(encoding="utf-8"))
+    return jsonschema.validators.validator_for(schema)(schema)
+
+
+def schema_path() -> Path:
+    """Vega-Lite's JSON schema, as the altair package ships it (the newest version it has)."""
+    import importlib.util
+
+    found = importlib.util.find_spec("altair")
+    if found is None or found.origin is None:
+        raise ChartError(f"checking charts needs Vega-Lite's schema from the altair package: {EXTRA}")
+    versions = sorted(Path(found.origin).parent.glob("vegalite/v*/schema/vega-lite-schema.json"),
+                      key=lambda p: int(p.parent.parent.name[1:]))
+    if not versions:
+        raise ChartError(f"the installed altair package ships no Vega-Lite schema: {EXTRA}")
+    return versions[-1]
+
+
+def vega_lite_major() -> int:
+    """The Vega-Lite major version specs are checked against (and rendered with)."""
+    return int(schema_path().parent.parent.name[1:])
