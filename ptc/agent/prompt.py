@@ -19,7 +19,8 @@ PROFILES: tuple[str, ...] = ("default", "compact")
 
 INTRO = """\
 You solve the user's mission by writing PTC-Lisp programs. PTC-Lisp is a safe subset of
-Clojure that runs in a sandbox: no Java interop, no atoms, no eval, no I/O except println.
+Clojure that runs in a sandbox: no atoms, no eval, no I/O except println; Java interop only
+for the common String, Math and java.time methods.
 Each reply must contain exactly one ```clojure code block; it runs, and you see its results."""
 
 CALL_RULE = "- Call tools as (tool/name {:arg value}) or (tool/name arg1 arg2); read input data as data/name."
@@ -35,7 +36,7 @@ HABITS_RULE = ("- Not Python/JS: (count xs) not len, nil not None, (:k m) not m.
 
 CHART_RULE = """\
 - A chart answer: (return (chart/bar rows :x-key :y-key {:title "..."})); also chart/line chart/area
-  chart/scatter, (chart/histogram rows :key), (chart/spec vega-lite-map-with-inline-data)."""
+  chart/scatter (chart/histogram rows :key) chart/spec (a Vega-Lite map, inline data)."""
 
 RULE_LIST = f"""\
 Rules:
@@ -57,28 +58,21 @@ clojure.string as str/, clojure.set as set/) in a sandbox, with the differences 
 Each reply must contain exactly one ```clojure code block; it runs, and you see its results."""
 
 # Clojure names PTC-Lisp does not have, by kind (a program using one gets an error saying so).
+# The commonest only: a program using any other gets an error giving the reason (unsupported.py).
 UNAVAILABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("mutable state, concurrency", ("atom", "swap!", "reset!", "volatile!", "ref", "dosync", "agent", "future",
-                                    "promise", "delay", "pmap")),
-    ("Java interop, types", ("new", "class", "instance?", "type", "into-array", "defrecord", "deftype",
-                             "defprotocol", "defmulti", "defmethod", "reify", "proxy")),
-    ("code, namespaces, I/O", ("defmacro", "eval", "read-string", "import", "slurp", "spit",
-                               "read-line", "with-out-str", "time", "meta", "with-meta")),
+    ("state", ("atom", "swap!", "reset!", "future", "delay")),
+    ("types", ("new", "defrecord", "defprotocol", "defmulti")),
+    ("code, I/O", ("defmacro", "eval", "slurp", "spit")),
     ("others", ("while", "doto")),
 )
 JAVA_INTEROP = """\
-Java interop: only the common methods and statics of String, Character, Math, Integer, Long,
-Double, Boolean, System and java.time (LocalDate, LocalDateTime, Instant, Duration, ChronoUnit/DAYS),
-plain functions on values: (.toUpperCase s) (Math/sqrt x) (.plusDays (LocalDate/parse "2026-03-14") 30).
-Type hints (^long, ^String) are ignored."""
+Java interop: common methods and statics of String, Character, Math, Integer, Long, Double, Boolean,
+System, LocalDate, LocalDateTime, Instant, Duration, ChronoUnit: (.toUpperCase s) (Math/sqrt x)
+(.plusDays (LocalDate/parse "2026-03-14") 30). Type hints are ignored."""
 PTC_ONLY = """\
-PTC only (besides return and fail):
-  (sum-by key rows) (avg-by key rows) (min-by key rows) (max-by key rows): the sum, the mean, the row
-    with the least / greatest (key row); nil values are skipped
-  (pluck key rows): the vector of (key row) for each row
-  (where :k) (where :k op v): a row predicate, op one of := :not= :> :< :>= :<= :in :not-in :contains
-    :starts-with :ends-with
-  (all-of & preds) (any-of & preds) (none-of & preds): combine row predicates"""
+PTC only (besides return and fail): (sum-by k rows) (avg-by k rows) (min-by k rows) (max-by k rows)
+(skip nils; min-by/max-by give the row); (pluck k rows); row predicates (where :k) (where :k op v),
+op := :not= :> :< :>= :<= :in :not-in :contains :starts-with :ends-with, combined by all-of any-of none-of."""
 
 
 def compact_reference() -> str:
@@ -156,7 +150,7 @@ def system_prompt(*, tools: Mapping[str, Any], data: Mapping[str, Any] | None, s
                     f"You have at most {max_turns} programs (turns)."]
     else:
         language = [RULES, f"You have at most {max_turns} programs (turns).",
-                    "## PTC-Lisp functions\n" + prompt_reference()]
+                    "## PTC-Lisp functions\n" + prompt_reference(JAVA_INTEROP)]
     parts = [
         *language,
         "## Tools\n" + describe_tools(tools),

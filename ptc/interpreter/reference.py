@@ -34,16 +34,23 @@ def _categories(groups: dict[str, list[Builtin]]) -> list[str]:
 _NS_TITLES = {"clojure.string": "clojure.string (alias str)", "clojure.set": "clojure.set (alias set)"}
 
 
-def prompt_reference() -> str:
+def is_java(b: Builtin) -> bool:
+    """A curated Java method (`.toUpperCase`, `.plusDays`) or a static of a Java class (`Math/sqrt`)."""
+    return b.ns[:1].isupper() or (b.ns == "core" and b.name.startswith(".") and len(b.name) > 1)
+
+
+def prompt_reference(java: str | None = None) -> str:
     """Compact reference for the system prompt: every special form and function, core ones by
     category, namespaced ones by namespace, with full docs only for PTC-specific aggregates
-    (models already know Clojure's)."""
+    (models already know Clojure's). With `java`, that text stands for the ~200 curated Java
+    methods and statics instead of their names (models know the Java APIs by heart)."""
     groups = _grouped()
     lines = ["Special forms and macros: " + " ".join(sorted(SPECIAL_FORMS))]
     namespaced: dict[str, list[str]] = defaultdict(list)
     for cat in _categories(groups):
-        items = [b for b in groups[cat] if b.ns == "core"]
-        for b in groups[cat]:
+        shown = [b for b in groups[cat] if java is None or not is_java(b)]
+        items = [b for b in shown if b.ns == "core"]
+        for b in shown:
             if b.ns != "core":
                 namespaced[b.ns].append(b.name)
         if not items:
@@ -55,6 +62,8 @@ def prompt_reference() -> str:
             lines.append(f"{cat.capitalize()}: " + " ".join(b.qualified for b in items))
     for ns in sorted(namespaced):
         lines.append(f"{_NS_TITLES.get(ns, ns)}/: " + " ".join(sorted(namespaced[ns])))
+    if java is not None:
+        lines.append(java)
     return "\n".join(lines)
 
 

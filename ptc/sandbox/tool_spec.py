@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
-from ..agent.prompt import CALL_RULE, DATA_RULE, PromptProfile, compact_reference, describe_data, describe_tools
+from ..agent.prompt import CALL_RULE, DATA_RULE, JAVA_INTEROP, PromptProfile, compact_reference, describe_data, describe_tools
 from ..interpreter.reference import prompt_reference
 
 INTRO = """\
@@ -43,7 +43,7 @@ def instructions(tools: Mapping[str, Any], data: Mapping[str, Any], profile: Pro
                  tools_text: str | None = None) -> str:
     """Everything a model needs to write programs for this sandbox (the full tool description).
     `tools_text` replaces the tools' full signatures (e.g. by `tool_index`)."""
-    language = compact_reference() if profile == "compact" else "PTC-Lisp functions:\n" + prompt_reference()
+    language = compact_reference() if profile == "compact" else "PTC-Lisp functions:\n" + prompt_reference(JAVA_INTEROP)
     tools_text = "Tools:\n" + describe_tools(tools) if tools_text is None else tools_text
     return "\n\n".join([INTRO, RULES, language, tools_text, "Data:\n" + describe_data(data)])
 
