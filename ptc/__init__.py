@@ -31,6 +31,12 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "as_tool_spec": ("ptc.sandbox", "as_tool_spec"),
     "Usage": ("ptc.llm.base", "Usage"),
     "LiteLLM": ("ptc.llm.litellm_client", "LiteLLM"),
+    "table": ("ptc.data.files", "table"),
+    "read_data": ("ptc.data.files", "read_data"),
+    "DataFileError": ("ptc.data.arrow", "DataFileError"),
+    "to_arrow": ("ptc.data.results", "to_arrow"),
+    "to_pandas": ("ptc.data.results", "to_pandas"),
+    "write_table": ("ptc.data.results", "write_table"),
     "Chart": ("ptc.charts", "Chart"),
     "render_chart": ("ptc.charts", "render_chart"),
 }

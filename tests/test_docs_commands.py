@@ -38,6 +38,7 @@ CASES = [(p, cmd, exp) for p in DOCS for cmd, exp in console_blocks(p)]
 def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     d = tmp_path_factory.mktemp("docs")
     (d / "examples").symlink_to(ROOT / "examples")
+    (d / "ptc").symlink_to(ROOT / "ptc")  # the shipped data files and cassettes (ptc/examples/...)
     return d
 
 

@@ -16,6 +16,7 @@ def test_wheel_contains_grammar_cassettes_scenarios_and_bundled_suite(tmp_path: 
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "ptc/interpreter/grammar.lark" in names
     assert "ptc/examples/cassettes/data-analysis.jsonl" in names
+    assert {"ptc/examples/data/orders.csv", "ptc/examples/data/orders.parquet"} <= names
     assert {"ptc/scenarios/demo.py", "ptc/scenarios/bench.py", "ptc/bench/tokens.py"} <= names
     assert any(n.startswith("ptc/suite/bundled/") and n.endswith((".yaml", ".json")) for n in names)
     assert any(n.startswith("ptc/suite/bundled/") and n.endswith(".jsonl") for n in names)
@@ -29,7 +30,9 @@ def test_optional_extras_are_declared() -> None:
 
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     extras = meta["optional-dependencies"]
-    assert {"ray", "otel", "plot", "postgres", "test", "charts", "notebook"} <= set(extras)
+    assert {"ray", "otel", "plot", "postgres", "test", "charts", "notebook", "data"} <= set(extras)
+    assert any(d.startswith("pyarrow") for d in extras["data"]) and any(d.startswith("openpyxl") for d in extras["data"])
     core = " ".join(meta["dependencies"])
-    for heavy in ("ray", "matplotlib", "psycopg", "opentelemetry", "vl-convert", "altair", "ipython", "nbclient"):
+    for heavy in ("ray", "matplotlib", "psycopg", "opentelemetry", "vl-convert", "altair", "ipython", "nbclient",
+                  "pyarrow", "openpyxl", "pandas", "polars", "duckdb"):
         assert heavy not in core  # extras install only what they need

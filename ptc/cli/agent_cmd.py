@@ -7,14 +7,15 @@ from typing import Any
 
 import click
 
-from .common import (chart_option, compression_option, data_option, load_data, load_tools, model_llm, prompt_option,
-                     save_chart, server_options, tools_option)
+from .common import (chart_option, compression_option, data_option, load_data, load_tools, model_llm, open_replay,
+                     prompt_option, save_chart, server_options, tools_option)
 from .mcp_options import load_mcp_tools, mcp_options
 from .turns_view import progress_printer
 
 EPILOG = """\b
 Examples:
   ptc agent "Which region has the most revenue?" --data orders.json --model openai/gpt-4o-mini
+  ptc agent "Top 3 customers by revenue?" --data sales.csv --data shop.db --model openai/gpt-4o-mini
   ptc agent "Email the top 3 customers" --tools ptc.examples.tools:analysis_tools --compression
   ptc agent "..." --data orders.json --compression append --prompt compact  # cheapest under caching
   ptc agent "..." --data orders.json --replay run.jsonl     # answers from a recorded cassette
@@ -36,12 +37,12 @@ Examples:
 @compression_option
 @prompt_option
 @click.option("--signature", default=None, help='Shape of the result, e.g. "{total :float, items [:string]}".')
-@click.option("--replay", type=click.Path(exists=True, dir_okay=False), help="Answer from a recorded cassette.")
+@click.option("--replay", metavar="CASSETTE", help="Answer from a recorded cassette.")
 @click.option("--record", type=click.Path(dir_okay=False), help="Record the model's answers to a cassette.")
 @click.option("--trace", type=click.Path(), help="Write a JSONL trace (a file, or a directory for one per run).")
 @click.option("--timeout", type=float, default=None, help="Seconds per program (default 2).")
 @chart_option
-def agent_cmd(mission: str, data_path: str | None, tool_specs: tuple[str, ...], mcp_servers: tuple[str, ...],
+def agent_cmd(mission: str, data_specs: tuple[str, ...], tool_specs: tuple[str, ...], mcp_servers: tuple[str, ...],
               mcp_headers: tuple[str, ...], model: str, api_base: str | None, api_key: str | None,
               max_turns: int, compression: str, prompt_profile: str, signature: str | None,
               replay: str | None, record: str | None, trace: str | None, timeout: float | None,
@@ -51,9 +52,9 @@ def agent_cmd(mission: str, data_path: str | None, tool_specs: tuple[str, ...], 
 
     if replay and (api_base or api_key):
         raise click.UsageError("--api-base and --api-key go with --model, not --replay")
-    data = load_data(data_path)
+    data = load_data(data_specs)
     tools = load_tools(tool_specs) + load_mcp_tools(mcp_servers, mcp_headers)
-    llm: Any = ptc.ReplayLLM(replay) if replay else model_llm(model, api_base, api_key)
+    llm: Any = open_replay(replay) if replay else model_llm(model, api_base, api_key)
     if record:
         llm = ptc.RecordingLLM(llm, record)
     limits = ptc.Limits(timeout=timeout) if timeout else None

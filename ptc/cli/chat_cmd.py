@@ -17,7 +17,6 @@ differs, since tool-call ids carry run ids).
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -25,7 +24,8 @@ from typing import Any, Iterable, TextIO
 
 import click
 
-from .common import data_option, load_data, load_tools, model_llm, server_options, tools_option
+from .common import (data_option, load_data, load_tools, model_llm, open_replay, read_json_file, server_options,
+                     tools_option)
 from .mcp_options import load_mcp_tools, mcp_options
 
 EPILOG = """\b
@@ -83,12 +83,7 @@ def load_script(path: str) -> Any:
     from ptc.llm.base import LLMError
     from ptc.llm.scripted import ScriptedLLM
 
-    try:
-        raw = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as e:
-        raise click.BadParameter(f"cannot read {path}: {e.strerror or e}", param_hint="--script") from e
-    except json.JSONDecodeError as e:
-        raise click.BadParameter(f"{path} is not valid JSON (line {e.lineno}: {e.msg})", param_hint="--script") from e
+    raw = read_json_file(path, "a JSON list of replies")
     if isinstance(raw, dict):
         raw = raw.get("replies")
     if not isinstance(raw, list):
@@ -332,10 +327,10 @@ def _open_store(db: str | None) -> Any:
               help="The store: a SQLite file or a SQLAlchemy URL (default $PTC_STORE_URL, else $PTC_HOME/ptc.db).")
 @click.option("--model", default=None, help="Any litellm model name (default openai/gpt-4o-mini).")
 @server_options
-@click.option("--replay", type=click.Path(exists=True, dir_okay=False), help="Answer from a recorded cassette.")
+@click.option("--replay", metavar="CASSETTE", help="Answer from a recorded cassette.")
 @click.option("--record", type=click.Path(dir_okay=False), metavar="CASSETTE",
               help="Record the model's answers to a cassette (replay it with --replay).")
-@click.option("--script", "script", type=click.Path(exists=True, dir_okay=False), metavar="FILE.json",
+@click.option("--script", "script", metavar="FILE.json",
               help="Answer from a JSON list of replies (offline; for demos and tests).")
 @click.option("--mode", type=click.Choice(["chat", "agent"]), default=None,
               help="Start in this mode (default: the session's mode, else chat).")
@@ -354,7 +349,7 @@ def _open_store(db: str | None) -> Any:
 def chat_cmd(session_id: str | None, db: str | None, model: str | None, api_base: str | None, api_key: str | None,
              replay: str | None, record: str | None,
              script: str | None,
-             mode: str | None, data_path: str | None, tool_specs: tuple[str, ...], mcp_servers: tuple[str, ...],
+             mode: str | None, data_specs: tuple[str, ...], tool_specs: tuple[str, ...], mcp_servers: tuple[str, ...],
              mcp_headers: tuple[str, ...], numbering: str,
              renderer: str | None, budget: int | None, max_turns: int, title: str | None) -> None:
     """Chat with a model over a stored session; /help inside lists the commands."""
@@ -369,22 +364,20 @@ def chat_cmd(session_id: str | None, db: str | None, model: str | None, api_base
         raise click.UsageError("give one of --model, --replay and --script")
     if (api_base or api_key) and (replay or script):
         raise click.UsageError("--api-base and --api-key go with --model, not --replay or --script")
-    if data_path == "-":
+    if "-" in data_specs:
         raise click.UsageError("the chat reads messages from stdin; give --data a file")
     llm: Any
     if script:
         llm = load_script(script)
     elif replay:
-        import ptc
-
-        llm = ptc.ReplayLLM(replay, strict=False)  # tool-call ids carry run ids: replay in order
+        llm = open_replay(replay, strict=False)  # tool-call ids carry run ids: replay in order
     else:
         llm = model_llm(model or "openai/gpt-4o-mini", api_base, api_key)
     if record:
         import ptc
 
         llm = ptc.RecordingLLM(llm, record)
-    data = load_data(data_path)
+    data = load_data(data_specs)
     tools = load_tools(tool_specs) + load_mcp_tools(mcp_servers, mcp_headers)
     store = _open_store(db)
     resumed = session_id is not None

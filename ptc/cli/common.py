@@ -13,13 +13,22 @@ import click
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+class FileError(click.ClickException):
+    """A file the command cannot read: one line naming the file, exit status 2 (like a usage error)."""
+
+    exit_code = 2
+
+
 def data_option(f: F) -> F:
     return click.option(
         "--data",
-        "data_path",
-        metavar="FILE.json",
-        type=click.Path(dir_okay=False, allow_dash=True, path_type=str),
-        help="JSON file whose top-level keys the program reads as data/<key> ('-' for stdin).",
+        "data_specs",
+        multiple=True,
+        metavar="[NAME=]FILE",
+        help="Data the program reads as data/NAME (repeatable). A JSON object gives one name per key "
+             "('-' reads one from stdin); a table file (.csv .tsv .jsonl .parquet .arrow .xlsx) is data/<stem> "
+             "or data/NAME; a database (.sqlite .db .duckdb) gives one name per table. FILE#PART picks a "
+             "sheet, a table or a query: 'shop.db#SELECT ...'.",
     )(f)
 
 
@@ -120,41 +129,71 @@ def save_chart(value: Any, path: str) -> int:
     return 0
 
 
-def load_data(path: str | None) -> dict[str, Any] | None:
-    """The JSON object in `path` ('-' reads stdin), or None when no path is given."""
-    if path is None:
+def load_data(specs: tuple[str, ...]) -> dict[str, Any] | None:
+    """Every `--data [NAME=]FILE[#PART]` merged into one {name: value}, or None when none is given."""
+    if not specs:
         return None
-    try:
-        if path == "-":
-            text = sys.stdin.read()
-        else:
-            text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise click.BadParameter(f"cannot read {path}: {e.strerror or e}", param_hint="--data") from e
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise click.BadParameter(
-            f"{path} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})", param_hint="--data"
-        ) from e
-    if not isinstance(data, dict):
-        raise click.BadParameter(
-            f"{path} must hold a JSON object (its keys are read as data/<key>), not a {type(data).__name__}",
-            param_hint="--data",
-        )
+    from ptc.data.files import DataFileError, read_data
+
+    data: dict[str, Any] = {}
+    origin: dict[str, str] = {}
+    for spec in specs:
+        try:
+            entries = read_data(spec)
+        except DataFileError as e:
+            raise FileError(f"--data {e}") from None
+        for name, value in entries.items():
+            if name in data:
+                raise FileError(f"--data: data/{name} is given twice ({origin[name]} and {spec}); "
+                                f"rename one with --data NAME=FILE")
+            data[name], origin[name] = value, spec
     return data
+
+
+def read_text_file(path: str, what: str) -> str:
+    """A UTF-8 text file ('-' reads stdin); a missing, binary or non-UTF-8 file is a FileError naming it."""
+    try:
+        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    except OSError as e:
+        raise FileError(f"cannot read {path}: {e.strerror or e}") from None
+    if b"\x00" in data:
+        raise FileError(f"{path} is a binary file, not {what}")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise FileError(f"{path} is not UTF-8 text (byte {e.start}); save it as UTF-8") from None
+
+
+def read_json_file(path: str, what: str) -> Any:
+    """The JSON value in a file, or a FileError naming it (binary, not UTF-8, invalid, nested too deeply)."""
+    text = read_text_file(path, what)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise FileError(f"{path} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+    except RecursionError:
+        raise FileError(f"{path} is nested too deeply to read") from None
+
+
+def open_replay(path: str, *, strict: bool = True) -> Any:
+    """A ReplayLLM over the cassette at `path`, or a FileError naming it (unreadable, damaged or empty)."""
+    import ptc
+
+    if Path(path).is_dir():
+        raise FileError(f"{path} is a directory, not a cassette (a .jsonl file)")
+    read_text_file(path, "a cassette (JSON Lines)")
+    try:
+        llm = ptc.ReplayLLM(path, strict=strict)
+    except ptc.LLMError as e:
+        raise FileError(e.message) from None
+    if not llm.records:
+        raise FileError(f"{path} holds no cassette records (one JSON object per line, written by --record)")
+    return llm
 
 
 def read_source(path: str) -> str:
     """Program text from a file ('-' reads stdin)."""
-    try:
-        if path == "-":
-            return sys.stdin.read()
-        return Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise click.BadParameter(f"cannot read {path}: {e.strerror or e}", param_hint="PROGRAM") from e
-    except UnicodeDecodeError as e:
-        raise click.BadParameter(f"{path} is not UTF-8 text", param_hint="PROGRAM") from e
+    return read_text_file(path, "a PTC-Lisp program")
 
 
 def make_limits(timeout: float | None) -> Any:
@@ -166,11 +205,43 @@ def make_limits(timeout: float | None) -> Any:
     return ptc.Limits(timeout=timeout)
 
 
-def run_and_report(source: str, *, data: Any, limits: Any, as_json: bool, chart_path: str | None = None) -> int:
+def output_option(f: F) -> F:
+    """`--output FILE`: write a result that is a vector of maps as .csv, .jsonl or .parquet."""
+    return click.option("--output", "output", metavar="FILE", default=None, callback=_check_output,
+                        help="Write the value, a vector of maps, to FILE: .csv, .jsonl or .parquet.")(f)
+
+
+def _check_output(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Refuse an unknown suffix before the program runs."""
+    from ptc.data.results import WRITERS
+
+    if value is not None and not value.lower().endswith(WRITERS):
+        raise FileError(f"--output {value}: give a {', '.join(WRITERS)} file (the format follows the suffix)")
+    return value
+
+
+def write_output(value: Any, path: str) -> None:
+    """Write the result to `path`, or fail with a FileError naming it."""
+    from ptc.data.arrow import DataFileError
+    from ptc.data.results import write_table
+
+    from .errors import print_message
+
+    try:
+        rows = write_table(value, path)
+    except DataFileError as e:
+        raise FileError(f"--output {path}: {e}") from None
+    print_message(f"wrote {rows} row{'s' if rows != 1 else ''} to {path}", style="green")
+
+
+def run_and_report(source: str, *, data: Any, limits: Any, as_json: bool, output: str | None = None,
+                   chart_path: str | None = None) -> int:
     """Run one program, write its prints and value to stdout; returns the exit status.
 
-    Prints come first (one line per println), then the pr-str of the value; an empty value's
-    note (why it is empty, ptc.interpreter.diagnose) goes to stderr. A program that
+    Prints come first (one line per println), then the value: a vector of maps as a table,
+    anything else as its pr-str (with --json, the JSON form); an empty value's note (why it
+    is empty, ptc.interpreter.diagnose) goes to stderr; `output` also writes the rows to a
+    file and `chart_path` renders the chart the value holds. A program that
     ends with `(fail v)` exits 1. Errors go to stderr with the source excerpt, exit 1
     (lines printed before the error still go to stdout); with --json the error is written
     to stdout as {"error": {...}, "prints": [...]}.
@@ -207,12 +278,27 @@ def run_and_report(source: str, *, data: Any, limits: Any, as_json: bool, chart_
         if failed:
             print_message(f"failed: {ptc.pr_str(result.value)}")
         else:
-            click.echo(ptc.pr_str(result.value))
+            show_value(result.value)
         if result.note is not None:
             click.echo(result.note, err=True)
+    if output is not None and not failed:
+        write_output(result.value, output)
     if chart_path and not failed:
         return save_chart(result.value, chart_path)
     return 1 if failed else 0
+
+
+def show_value(value: Any) -> None:
+    """A vector of maps as a table, any other value as its pr-str."""
+    import ptc
+
+    from .table_view import head_rows, print_table
+
+    rows = head_rows(value)
+    if rows is None:
+        click.echo(ptc.pr_str(value))
+    else:
+        print_table(*rows)
 
 
 def partial_prints(err: BaseException) -> list[str]:
@@ -251,7 +337,12 @@ def load_tools(specs: tuple[str, ...]) -> list[Any]:
         try:
             obj = getattr(importlib.import_module(module_name), attr)
         except (ImportError, AttributeError) as e:
-            raise click.BadParameter(f"cannot load {spec}: {e}", param_hint="--tools") from e
+            raise FileError(f"--tools: cannot load {spec}: {e}") from None
+        except SyntaxError as e:  # a broken file: binary, not UTF-8, not Python
+            where = f"{e.filename}, line {e.lineno}" if e.lineno else e.filename
+            raise FileError(f"--tools: cannot load {spec}: {where}: {e.msg}") from None
+        except Exception as e:  # the module raised while it was imported
+            raise FileError(f"--tools: cannot load {spec}: importing {module_name} raised {type(e).__name__}: {e}") from None
         if callable(obj) and not hasattr(obj, "invoke") and getattr(obj, "__name__", "").endswith("_tools"):
             obj = obj()
         out.extend(obj if isinstance(obj, (list, tuple)) else [obj])

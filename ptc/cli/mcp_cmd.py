@@ -36,7 +36,7 @@ def mcp_group() -> None:
 @click.option("--token", envvar=TOKEN_ENV, default=None, metavar="TOKEN",
               help=f"With --http: require 'Authorization: Bearer TOKEN' (default: ${TOKEN_ENV}).")
 @click.option("--name", default="run_ptc_lisp", show_default=True, help="The code tool's name.")
-def serve_cmd(data_path: str | None, tool_specs: tuple[str, ...], mcp_servers: tuple[str, ...],
+def serve_cmd(data_specs: tuple[str, ...], tool_specs: tuple[str, ...], mcp_servers: tuple[str, ...],
               mcp_headers: tuple[str, ...], limits_text: str | None, http_address: str | None,
               token: str | None, name: str) -> None:
     """Serve an MCP server whose tool run_ptc_lisp {program} runs PTC-Lisp programs that call
@@ -46,12 +46,12 @@ def serve_cmd(data_path: str | None, tool_specs: tuple[str, ...], mcp_servers: t
     session. Stdio by default (what desktop MCP clients start)."""
     limits = parse_limits(limits_text)
     http = parse_address(http_address) if http_address is not None else None
-    if http is None and data_path == "-":
+    if http is None and "-" in data_specs:
         raise click.UsageError("--data - reads stdin, which a stdio server speaks MCP on: give a file, or use --http")
     if token and http is None:
         raise click.UsageError("--token is for --http (a stdio server is reached only by the client that started it)")
     tools = load_tools(tool_specs)
-    data = load_data(data_path)
+    data = load_data(data_specs)
     upstream = load_mcp_tools(mcp_servers, mcp_headers, hold=True)  # the servers that listed go on serving
     try:
         serve(tools + upstream, data, limits, name, http, token)

@@ -294,7 +294,7 @@ def _version() -> str:
 @click.command("repl", epilog=REPL_EPILOG)
 @data_option
 @timeout_option
-def repl_cmd(data_path: str | None, timeout: float | None) -> None:
+def repl_cmd(data_specs: tuple[str, ...], timeout: float | None) -> None:
     """Start an interactive PTC-Lisp session.
 
     Definitions persist between entries and *1 *2 *3 hold the last three values.
@@ -303,9 +303,9 @@ def repl_cmd(data_path: str | None, timeout: float | None) -> None:
     entries are read from it and each result is printed; the exit status is then 1 if
     any entry failed.
     """
-    if data_path == "-":
+    if "-" in data_specs:
         raise click.UsageError("the REPL reads entries from stdin; give --data a file")
-    session = ReplSession(data=load_data(data_path), limits=make_limits(timeout))
+    session = ReplSession(data=load_data(data_specs), limits=make_limits(timeout))
     if sys.stdin.isatty() and sys.stdout.isatty():
         sys.exit(run_interactive(session))
     sys.exit(run_piped(session, sys.stdin))

@@ -35,7 +35,7 @@ def sandbox_group() -> None:
 @click.option("--prompt", "prompt_profile", type=click.Choice(["default", "compact"]), default="compact",
               show_default=True, help="How the language is described: compact (Clojure minus what differs) or "
                                       "default (every function listed).")
-def spec_cmd(data_path: str | None, tool_specs: tuple[str, ...], mcp_servers: tuple[str, ...],
+def spec_cmd(data_specs: tuple[str, ...], tool_specs: tuple[str, ...], mcp_servers: tuple[str, ...],
              mcp_headers: tuple[str, ...], fmt: str, brief: bool, name: str, prompt_profile: str) -> None:
     """Print the definition of the run_ptc_lisp tool over these tools and data (what
     ptc.Sandbox(...).openai_tool() gives)."""
@@ -43,7 +43,7 @@ def spec_cmd(data_path: str | None, tool_specs: tuple[str, ...], mcp_servers: tu
 
     tools = load_tools(tool_specs) + load_mcp_tools(mcp_servers, mcp_headers)
     try:
-        sandbox = ptc.Sandbox(tools=tools, data=load_data(data_path), name=name, prompt=prompt_profile)
+        sandbox = ptc.Sandbox(tools=tools, data=load_data(data_specs), name=name, prompt=prompt_profile)
     except (ValueError, TypeError) as e:
         raise click.ClickException(str(e)) from e
     if fmt == "text":

@@ -101,7 +101,9 @@ def _load(path_text: str) -> Any:
     try:
         return load_suite(resolve_suite_path(path_text))
     except SuiteError as e:
-        raise click.ClickException(str(e)) from None
+        from .common import FileError
+
+        raise FileError(str(e)) from None
 
 
 def _split(values: tuple[str, ...]) -> list[str]:

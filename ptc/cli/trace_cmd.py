@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import click
@@ -23,7 +24,7 @@ def trace_group() -> None:
 
 
 @trace_group.command("show", epilog=EPILOG)
-@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.argument("path")
 @click.option("--view", type=click.Choice(["turns", "compressed", "full", "requests"]), default="turns",
               show_default=True, help="turns; the prompt as rendered by a strategy; or the raw requests sent.")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False), default=None,
@@ -32,11 +33,7 @@ def show_cmd(path: str, view: str, html_path: str | None) -> None:
     """Render the trace at PATH."""
     from rich.console import Console
 
-    from ptc.agent.trace import read_trace
-
-    records = list(read_trace(path))
-    if not records:
-        raise click.ClickException(f"{path} holds no trace records")
+    records = read_records(path)
     if html_path:
         from ptc.viewer import runs_from_trace, write_html
 
@@ -65,6 +62,24 @@ def show_cmd(path: str, view: str, html_path: str | None) -> None:
                 _print_messages(console, r["messages"])
         return
     _print_messages(console, render_view(records, view))
+
+
+def read_records(path: str) -> list[dict[str, Any]]:
+    """The trace's records, or a FileError naming the file (unreadable, binary, not UTF-8, no records)."""
+    from ptc.agent.trace import read_trace
+
+    from .common import FileError, read_text_file
+
+    if Path(path).is_dir():
+        raise FileError(f"{path} is a directory, not a trace (a .jsonl file)")
+    read_text_file(path, "a JSONL trace")
+    try:
+        records = [r for r in read_trace(path) if isinstance(r, dict) and isinstance(r.get("type"), str)]
+    except RecursionError:
+        raise FileError(f"{path}: a record is nested too deeply to read") from None
+    if not records:
+        raise FileError(f"{path} holds no trace records (one JSON object per line, written by --trace)")
+    return records
 
 
 def render_view(records: list[dict[str, Any]], view: str) -> list[dict[str, str]]:

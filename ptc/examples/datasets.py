@@ -17,8 +17,10 @@ in 2026 (expenses: January to June), after every employee's hire date.
     from ptc.examples import datasets
     orders = datasets.load("orders")          # 400 dicts, a fresh copy each call
     datasets.write_json("sample-data")        # sample-data/products.json, orders.json, ...
+    datasets.data_file("orders.csv")          # the orders as a CSV file shipped with ptc (and .parquet)
 
-or from a shell: `python -m ptc.examples.datasets sample-data`.
+or from a shell: `python -m ptc.examples.datasets sample-data` (the JSON files, orders.csv
+and orders.parquet).
 """
 
 from __future__ import annotations
@@ -248,8 +250,36 @@ def write_json(directory: str | Path, *, seed: int = SEED, indent: int | None = 
     return paths
 
 
+DATA_DIR = Path(__file__).resolve().parent / "data"  # the committed orders.csv and orders.parquet
+TABLE_FILES = ("orders.csv", "orders.parquet")
+
+
+def data_file(name: str) -> Path:
+    """A committed data file shipped with the package: `data_file("orders.csv")`."""
+    return DATA_DIR / name
+
+
+def write_tables(directory: str | Path, *, seed: int = SEED) -> dict[str, Path]:
+    """Write the orders as `directory/orders.csv` and, when pyarrow is installed, `orders.parquet`.
+
+    The committed files in `DATA_DIR` are written by this: `write_tables(DATA_DIR)`."""
+    from ptc.data.arrow import has_pyarrow
+    from ptc.data.results import write_table
+
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = {}
+    for file in TABLE_FILES:
+        if file.endswith(".parquet") and not has_pyarrow():
+            continue
+        write_table(load(Path(file).stem, seed=seed), out / file)
+        paths[file] = out / file
+    return paths
+
+
 if __name__ == "__main__":  # python -m ptc.examples.datasets [DIR]
     import sys
 
-    for name, path in write_json(sys.argv[1] if len(sys.argv) > 1 else "ptc-sample-data").items():
+    target = sys.argv[1] if len(sys.argv) > 1 else "ptc-sample-data"
+    for name, path in {**write_json(target), **write_tables(target)}.items():
         print(f"{name}: {path}")

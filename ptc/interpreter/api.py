@@ -73,6 +73,18 @@ class RunResult:
 
         return result_html(self)
 
+    def to_arrow(self) -> Any:
+        """The value, a vector of maps, as a pyarrow Table (see `ptc.to_arrow`)."""
+        from ptc.data.results import to_arrow
+
+        return to_arrow(self.value)
+
+    def to_pandas(self) -> Any:
+        """The value, a vector of maps, as a pandas DataFrame (see `ptc.to_pandas`)."""
+        from ptc.data.results import to_pandas
+
+        return to_pandas(self.value)
+
 
 _LINE_MAPS: "OrderedDict[str, dict[int, tuple[int, int]]]" = OrderedDict()
 

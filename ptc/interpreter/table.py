@@ -2,7 +2,7 @@
 
 A `Table` is a read-only PTC vector whose items are `Row`s, read-only PTC maps over one row.
 Nothing is converted when a table enters a run: `count` is the table's row count, and a block
-of 65,536 cells of a column becomes Python values (cached on the table) the first time a
+of 4,096 cells of a column becomes Python values (cached on the table) the first time a
 program reads a cell of that block. Rows are tiny views (the table and an index), so a program
 that touches a few rows of a 10-million-row table converts a few blocks. Every write (`assoc`,
 `conj`, `into`...) returns a new PTC collection; the caller's table never changes.
@@ -25,7 +25,7 @@ import decimal
 import itertools
 from typing import Any, Iterator
 
-SHIFT = 16  # cells are converted in blocks of 2**SHIFT rows
+SHIFT = 12  # cells are converted in blocks of 2**SHIFT rows (4,096: a few rows cost little, a scan few calls)
 MASK = (1 << SHIFT) - 1
 
 

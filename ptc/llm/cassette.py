@@ -189,7 +189,7 @@ def load_cassette(path: str | os.PathLike[str], *, strict: bool = True) -> list[
             else:
                 usage = Usage(calls=1)
             model = data.get("model")
-        except (ValueError, TypeError) as e:
+        except (ValueError, TypeError, RecursionError) as e:  # RecursionError: a line nested too deeply
             if i == last or not strict:
                 continue  # a truncated last line (interrupted recording) or tolerated damage
             raise LLMError("replay", f"cassette {path}, line {i + 1} is not a valid record: {e}") from e

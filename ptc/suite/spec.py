@@ -337,7 +337,13 @@ def load_suite(path: str | os.PathLike[str], *, check: bool = True) -> Suite:
         text = p.read_text(encoding="utf-8")
     except OSError as e:
         raise SuiteError(str(p), [f"cannot read the suite file: {e.strerror or e}"]) from None
-    return parse_suite(_parse_text(text, str(p)), base_dir=p.resolve().parent, source=str(p), check=check)
+    except UnicodeDecodeError as e:
+        raise SuiteError(str(p), [f"not UTF-8 text (byte {e.start}): a suite is a YAML or JSON text file"]) from None
+    try:
+        raw = _parse_text(text, str(p))
+    except RecursionError:
+        raise SuiteError(str(p), ["nested too deeply to read"]) from None
+    return parse_suite(raw, base_dir=p.resolve().parent, source=str(p), check=check)
 
 
 def parse_suite(raw: Any, *, base_dir: str | os.PathLike[str] = ".", source: str = "<suite>",
@@ -478,18 +484,16 @@ def _dataset_names() -> tuple[str, ...]:
     return datasets.NAMES
 
 
-def _load_file(base_dir: str, rel: str) -> Any:
-    path = Path(rel) if os.path.isabs(rel) else Path(base_dir) / rel
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise ValueError(f"cannot read data file {rel!r} ({path}): {e.strerror or e}") from None
-    except json.JSONDecodeError as e:
-        raise ValueError(f"data file {rel!r} is not valid JSON (line {e.lineno}: {e.msg})") from None
+def _is_file(text: str) -> bool:
+    """A data file reference: `file:PATH` or a path with a data file suffix (`orders.csv`, `shop.db#orders`)."""
+    from ptc.data.files import READERS, parse_spec
+
+    return text.startswith("file:") or Path(parse_spec(text)[1]).suffix.lower() in READERS
 
 
 def _reference(base_dir: str, text: str) -> tuple[str | None, Any]:
-    """A data reference string -> (name or None for a file's top-level keys, value)."""
+    """A data reference string -> (a dataset's name and rows) or (None, {name: value} of a data file)."""
+    from ptc.data.files import read_data
     from ptc.examples import datasets
 
     if text.startswith("dataset:"):
@@ -498,18 +502,20 @@ def _reference(base_dir: str, text: str) -> tuple[str | None, Any]:
             raise ValueError(f"no dataset {text!r}; datasets: {', '.join(datasets.NAMES)}")
     if text in datasets.NAMES:
         return text, datasets.load(text)
-    if text.startswith("file:") or text.endswith(".json"):
-        return None, _load_file(base_dir, text.removeprefix("file:"))
-    raise ValueError(f"{text!r} is neither a dataset ({', '.join(datasets.NAMES)}) nor a .json file")
+    if _is_file(text):
+        return None, read_data(text.removeprefix("file:"), base_dir=base_dir)
+    raise ValueError(f"{text!r} is neither a dataset ({', '.join(datasets.NAMES)}) nor a data file "
+                     f"(.json, .csv, .parquet, ...)")
 
 
 def resolve_data(spec: Any, base_dir: str) -> dict[str, Any]:
     """A mission's `data` -> {name: value}.
 
     - "orders" (a bundled dataset) -> {"orders": [...]}; "file.json" -> the file's top-level
-      object (its keys become data/NAME); a list of such strings merges them.
-    - a mapping name -> value: "dataset:NAME" and "file:PATH" values are loaded, every other
-      value is inline JSON.
+      object (its keys become data/NAME); "sales.csv" (any data file, `[NAME=]FILE[#PART]` as
+      on the CLI's --data) -> {"sales": table}; a list of such strings merges them.
+    - a mapping name -> value: "dataset:NAME" and "file:PATH[#PART]" values are loaded (a file's
+      whole value: its JSON, its table), every other value is inline JSON.
     """
     if spec is None:
         return {}
@@ -519,11 +525,9 @@ def resolve_data(spec: Any, base_dir: str) -> dict[str, Any]:
     if isinstance(spec, list):
         for text in spec:
             if not isinstance(text, str):
-                raise ValueError("a data list holds dataset names or .json paths")
+                raise ValueError("a data list holds dataset names or data file paths")
             name, value = _reference(base_dir, text)
             if name is None:
-                if not isinstance(value, dict):
-                    raise ValueError(f"data file {text!r} must hold a JSON object (its keys become data/NAME)")
                 out.update(value)
             else:
                 out[name] = value
@@ -531,7 +535,11 @@ def resolve_data(spec: Any, base_dir: str) -> dict[str, Any]:
     for name, value in spec.items():
         if not isinstance(name, str) or not re.match(r"^[A-Za-z_][\w?!*+<>=-]*$", name):
             raise ValueError(f"data name {name!r} is not a valid PTC-Lisp name")
-        if isinstance(value, str) and (value.startswith("dataset:") or value.startswith("file:")):
+        if isinstance(value, str) and value.startswith("file:"):
+            from ptc.data.files import read_file
+
+            out[name] = read_file(value.removeprefix("file:"), base_dir=base_dir)
+        elif isinstance(value, str) and value.startswith("dataset:"):
             out[name] = _reference(base_dir, value)[1]
         else:
             out[name] = value

@@ -22,16 +22,13 @@ def test_run_explain_without_tables(invoke: Any, tmp_path: Path) -> None:
     assert r.stderr == "explain: no builtin call met a table: nothing to run as a kernel\n"
 
 
-def test_run_explain_with_a_table(invoke: Any, tmp_path: Path, monkeypatch: Any) -> None:
-    """A table as --data (the file readers are another command's work: the loaded data is
-    given here as a pyarrow table, which is what they produce)."""
-    import ptc.cli.eval_cmd as eval_cmd
+def test_run_explain_with_a_table(invoke: Any, tmp_path: Path) -> None:
+    import pyarrow.parquet as pq
 
-    table = pa.table({"a": [1, 2, 3], "s": ["x", "y", "x"]})
-    monkeypatch.setattr(eval_cmd, "load_data", lambda path: {"rows": table})
+    pq.write_table(pa.table({"a": [1, 2, 3], "s": ["x", "y", "x"]}), tmp_path / "rows.parquet")
     prog = tmp_path / "p.clj"
     prog.write_text("(->> data/rows (filter #(> (:a %) 1)) (map #(str/upper-case (:s %))) frequencies)")
-    r = invoke("run", str(prog), "--explain")
+    r = invoke("run", str(prog), "--data", str(tmp_path / "rows.parquet"), "--explain")
     assert r.exit_code == 0, r.stderr
     assert r.stdout == '{"Y" 1, "X" 1}\n'
     assert r.stderr.splitlines() == [

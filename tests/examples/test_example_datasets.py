@@ -134,4 +134,5 @@ def test_write_json(tmp_path):
 def test_module_main_writes_files(tmp_path):
     subprocess.run([sys.executable, "-m", "ptc.examples.datasets", str(tmp_path)], check=True,
                    capture_output=True)
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(f"{n}.json" for n in datasets.NAMES)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([f"{n}.json" for n in datasets.NAMES]
+                                                               + ["orders.csv", "orders.parquet"])

@@ -115,7 +115,10 @@ def _run_quiet(src: Any, timeout: float) -> Outcome:
 
 def _serve(conn: Any, dump_path: str, hang_after: float) -> None:
     try:
-        resource.setrlimit(resource.RLIMIT_AS, (WORKER_MEMORY, WORKER_MEMORY))
+        from ptc.interpreter.isolation import _vm_size
+
+        cap = WORKER_MEMORY + _vm_size()  # headroom on top of what the worker inherits mapped (see _forkrun)
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
     except (ValueError, OSError):  # pragma: no cover
         pass
     dump = open(dump_path, "w+")  # noqa: SIM115 - lives as long as the worker

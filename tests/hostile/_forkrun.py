@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import ptc
+from ptc.interpreter.isolation import _vm_size
 
 # Address-space cap for the child: a runaway program must hit MemoryError, never the
 # machine's OOM killer (which would take other processes down with it).
@@ -49,6 +50,9 @@ class Outcome:
 
 def _child(conn: Any, source: Any, kwargs: dict[str, Any], mem: int) -> None:
     try:
+        # `mem` is the program's headroom on top of what the child inherits mapped (thread stacks and
+        # allocator arenas of pyarrow, polars or DuckDB used by earlier tests take gigabytes)
+        mem += _vm_size()
         resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
     except (ValueError, OSError):  # pragma: no cover - platform without the limit
         pass

@@ -63,7 +63,7 @@ def test_run_usage_errors(invoke, tmp_path):
     r = invoke("suite", "run", "suite.json", "--replay", str(tmp_path))
     assert r.exit_code == 1 and "no cassette" in r.stderr and "--record DIR" in r.stderr
     r = invoke("suite", "run", "missing.yaml")
-    assert r.exit_code == 1 and "cannot read the suite file" in r.stderr
+    assert r.exit_code == 2 and "cannot read the suite file" in r.stderr  # a bad file: exit 2
     r = invoke("suite", "run", "suite.json", "-c", "zip")
     assert r.exit_code == 1 and "unknown compression strategy 'zip'" in r.stderr
 
@@ -74,7 +74,7 @@ def test_validate(invoke, tmp_path):
     (tmp_path / "bad.json").write_text(json.dumps({"name": "b", "missions": [{"id": "m", "prompt": "p",
                                                                                "checks": [{"between": [2, 1]}]}]}))
     r = invoke("suite", "validate", "bad.json")
-    assert r.exit_code == 1 and "mission 'm' (#1): checks[0]: between: the low bound" in r.stderr
+    assert r.exit_code == 2 and "mission 'm' (#1): checks[0]: between: the low bound" in r.stderr
 
 
 def test_report(invoke, tmp_path):

@@ -134,7 +134,7 @@ def test_a_crashing_execution_is_recorded_not_raised(tmp_path):
     assert records["count"]["passed"]
     crash = records["sum"]
     assert not crash["passed"] and crash["error_kind"] == "exception"
-    assert "cannot read data file" in crash["error"] and crash["failures"][0].startswith("the execution crashed")
+    assert "numbers.json: no such file" in crash["error"] and crash["failures"][0].startswith("the execution crashed")
 
 
 def test_plan_errors(tiny, tmp_path):

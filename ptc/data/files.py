@@ -1,0 +1,382 @@
+"""Reading data files into tables: `ptc.table(path)` and the CLI's `--data [NAME=]FILE[#PART]`.
+
+With pyarrow installed a tabular file becomes a `pyarrow.Table` (Parquet and Arrow files
+without a copy of each row); without it JSON, JSONL, CSV and SQLite still work and give
+lists of dicts. Either way a program reads a vector of row maps.
+
+The `#PART` suffix picks a sheet of a workbook (`book.xlsx#Q3`), a table of a database
+(`shop.db#orders`) or runs a query on it (`shop.db#SELECT region, sum(total) ...`; a part
+with a space is a query). Every failure is a `DataFileError` whose message names the file.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any, Callable
+
+from .arrow import DataFileError, has_pyarrow, require, table_or_rows
+
+NAME = re.compile(r"^[A-Za-z_][\w?!*+<>=-]*$")  # what data/NAME can read
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def table(path: str | os.PathLike[str]) -> Any:
+    """One table from a file: a pyarrow Table (a list of dicts without pyarrow).
+
+    `path` may end in `#PART` (a sheet, a database table or a query). A database with
+    several tables needs one; a JSON object (several data values) is refused: pass its
+    keys as data with `read_data`."""
+    file, part = split_part(os.fspath(path))
+    value = _read(Path(file), part)
+    if isinstance(value, _Tables):
+        if len(value) != 1:
+            raise DataFileError(f"{file} holds {len(value)} tables ({', '.join(value) or 'none'}): pick one "
+                                f"with {file}#TABLE or run a query with {file}#SELECT ...")
+        return next(iter(value.values()))
+    if not _is_rows(value):
+        raise DataFileError(f"{file} holds a JSON {type(value).__name__}, not one table (a top-level array of "
+                            f"objects): pass a JSON object's keys as data with ptc.read_data")
+    return value
+
+
+def read_data(spec: str, base_dir: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    """`[NAME=]FILE[#PART]` -> {name: value}, the data/NAME a program reads.
+
+    The name defaults to the file's stem (a picked database table keeps its own). A JSON
+    object gives one entry per key (and takes no name); a database gives one entry per
+    table unless a table or query is picked. A relative FILE is found under `base_dir`."""
+    name, file, part = parse_spec(spec)
+    if file == "-":
+        import sys
+
+        raw = sys.stdin.buffer.read()
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as e:
+            raise DataFileError(f"stdin is not UTF-8 text (byte {e.start})") from None
+        return _as_mapping(_json_value(text, "stdin"), "stdin", name)
+    value = _read(_resolve(file, base_dir), part)
+    if isinstance(value, (_Tables, dict)):
+        return _as_mapping(value, file, name)
+    if not _is_rows(value):
+        raise DataFileError(f"{file} must hold a JSON object (its keys are read as data/<key>) or an array of "
+                            f"objects (one table), not a {type(value).__name__}")
+    from .databases import is_query
+
+    picked_table = part is not None and Path(file).suffix.lower() in DATABASES and not is_query(part)
+    name = name or (part if picked_table else Path(file).stem)
+    if not NAME.match(name):
+        raise DataFileError(f"{file}: {name!r} is not a data name a program can read; "
+                            f"name it: --data NAME={file}")
+    return {name: value}
+
+
+def read_file(spec: str, base_dir: str | os.PathLike[str] | None = None) -> Any:
+    """`FILE[#PART]` -> its whole value: a JSON file's value, a table, or a database's {table: table}."""
+    file, part = split_part(spec)
+    value = _read(_resolve(file, base_dir), part)
+    return dict(value) if isinstance(value, _Tables) else value
+
+
+def _resolve(file: str, base_dir: str | os.PathLike[str] | None) -> Path:
+    path = Path(file).expanduser()
+    return path if base_dir is None or path.is_absolute() else Path(base_dir) / path
+
+
+def _is_rows(value: Any) -> bool:
+    """A table: a pyarrow Table or a list of dicts."""
+    if isinstance(value, list):
+        return all(isinstance(row, dict) for row in value)
+    return type(value).__module__.startswith("pyarrow")
+
+
+def parse_spec(spec: str) -> tuple[str | None, str, str | None]:
+    """`[NAME=]FILE[#PART]` -> (name or None, file, part or None). A file that exists as spelled is never split."""
+    name, sep, rest = spec.partition("=")
+    if not sep or not NAME.match(name) or not rest or os.path.exists(spec):
+        return (None, *split_part(spec))
+    return (name, *split_part(rest))
+
+
+def split_part(spec: str) -> tuple[str, str | None]:
+    """`FILE#PART` -> (FILE, PART); a file whose own name holds a `#` is kept whole."""
+    if "#" not in spec or os.path.exists(spec):
+        return spec, None
+    file, _, part = spec.partition("#")
+    return file, part.strip() or None
+
+
+class _Tables(dict):  # type: ignore[type-arg]
+    """The tables of a database, by name (as opposed to a JSON object's values)."""
+
+
+def _as_mapping(value: Any, file: str, name: str | None) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise DataFileError(f"{file} must hold a JSON object (its keys are read as data/<key>), "
+                            f"not a {type(value).__name__}")
+    if name is not None and isinstance(value, _Tables):
+        raise DataFileError(f"{file} is a database: each of its tables is already a data name, so it takes "
+                            f"no NAME= (pick a table with {file}#TABLE, or {name}={file}#SELECT ...)")
+    if name is not None:
+        raise DataFileError(f"{file} holds a JSON object: each of its keys is already a data name, so it "
+                            f"takes no NAME= (a top-level array of objects is one table)")
+    bad = [key for key in value if isinstance(value, _Tables) and not NAME.match(key)]
+    if bad:
+        raise DataFileError(f"{file}: table {bad[0]!r} is not a data name a program can read; pick it as "
+                            f"--data NAME='{file}#SELECT * FROM \"{bad[0]}\"'")
+    return dict(value)
+
+
+def _read(path: Path, part: str | None) -> Any:
+    """Dispatch on the suffix; every failure becomes a DataFileError naming the file."""
+    if path.is_dir():
+        raise DataFileError(f"{path} is a directory, not a data file")
+    suffix = path.suffix.lower()
+    reader = READERS.get(suffix)
+    if reader is None:
+        raise DataFileError(f"{path}: unknown data file type {suffix or '(no suffix)'!r}; "
+                            f"give one of {', '.join(READERS)}")
+    if part is not None and suffix not in PARTED:
+        raise DataFileError(f"{path}: a #{part} suffix picks a sheet (.xlsx) or a table or query (.sqlite, .db, "
+                            f".duckdb); a {suffix} file has none")
+    try:
+        if path.stat().st_size == 0:
+            raise DataFileError(f"{path} is empty")
+        return reader(path, part)
+    except DataFileError:
+        raise
+    except FileNotFoundError:
+        raise DataFileError(f"{path}: no such file") from None
+    except OSError as e:
+        raise DataFileError(f"cannot read {path}: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise DataFileError(f"{path} is not UTF-8 text (byte {e.start}); save it as UTF-8") from None
+    except json.JSONDecodeError as e:
+        raise DataFileError(f"{path} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+    except RecursionError:
+        raise DataFileError(f"{path} is nested too deeply to read") from None
+    except MemoryError:
+        raise DataFileError(f"{path} is too large to read into memory") from None
+    except Exception as e:  # the libraries' own errors (pyarrow, openpyxl, sqlite3, duckdb)
+        message = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        raise DataFileError(f"{path}: cannot read it as {KINDS[suffix]} ({message})") from None
+
+
+def _text(path: Path, kind: str) -> str:
+    """A text file's content; a binary file is refused by its NUL bytes."""
+    data = path.read_bytes()
+    if b"\x00" in data[:65536]:
+        raise DataFileError(f"{path} is a binary file, not {kind} text")
+    return data.decode("utf-8-sig")
+
+
+def _json_value(text: str, where: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise DataFileError(f"{where} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+    except RecursionError:
+        raise DataFileError(f"{where} is nested too deeply to read") from None
+
+
+def _read_json(path: Path, part: str | None) -> Any:
+    """A JSON object keeps its meaning (keys are data names); a top-level array of objects is a table."""
+    value = json.loads(_text(path, "JSON"))
+    if isinstance(value, list) and all(isinstance(row, dict) for row in value):
+        return table_or_rows(value)
+    return value
+
+
+def _read_jsonl(path: Path, part: str | None) -> Any:
+    """One JSON object per line (blank lines skipped): a table.
+
+    Parsed by the stdlib (pyarrow's JSON reader crashes the process on deeply nested input)."""
+    rows = []
+    for n, line in enumerate(_text(path, "JSON Lines").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise DataFileError(f"{path} line {n} is not valid JSON (column {e.colno}: {e.msg})") from None
+        if not isinstance(row, dict):
+            raise DataFileError(f"{path} line {n} holds a {type(row).__name__}, not a JSON object (a row)")
+        rows.append(row)
+    return table_or_rows(rows)
+
+
+# The CSV column rule (pyarrow and stdlib alike): a column whose cells are all integers is
+# integers, all numbers floats, all true/false booleans, anything else strings; an empty cell
+# is nil. Dates stay strings (CSV has no date type; the text is what the file says).
+TRUE = ("true", "True", "TRUE")
+FALSE = ("false", "False", "FALSE")
+# The stdlib reader follows pyarrow's inference: blanks around a number are ignored, an integer
+# has no "+" but may be hexadecimal (0x1F), one outside int64 makes the column floats, and
+# inf / nan (any case) are floats.
+INT = re.compile(r"[ \t]*(-?\d+|0[xX][0-9a-fA-F]+)[ \t]*\Z")
+FLOAT = re.compile(r"[ \t]*[+-]?((\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|inf|infinity|nan)[ \t]*\Z", re.IGNORECASE)
+INT64 = range(-(2**63), 2**63)
+
+
+def _read_csv(path: Path, part: str | None) -> Any:
+    delimiter = "\t" if path.suffix.lower() == ".tsv" else ","
+    with path.open("rb") as fh:
+        if b"\x00" in fh.read(65536):
+            raise DataFileError(f"{path} is a binary file, not CSV text")
+    if has_pyarrow():
+        return _read_csv_arrow(path, delimiter)
+    return _read_csv_stdlib(path, delimiter)
+
+
+def _read_csv_arrow(path: Path, delimiter: str) -> Any:
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    block = pacsv.ReadOptions().block_size
+
+    def read(column_types: dict[str, Any]) -> Any:
+        convert = pacsv.ConvertOptions(null_values=[""], strings_can_be_null=True, true_values=list(TRUE),
+                                       false_values=list(FALSE), column_types=column_types)
+        return pacsv.read_csv(path, read_options=pacsv.ReadOptions(block_size=block),
+                              parse_options=pacsv.ParseOptions(delimiter=delimiter), convert_options=convert)
+
+    try:
+        result = read({})
+    except pa.ArrowInvalid as e:
+        if "invalid UTF8" in str(e):
+            raise DataFileError(f"{path} is not UTF-8 text; save it as UTF-8") from None
+        if "straddl" not in str(e):
+            raise
+        block = min(path.stat().st_size + 1, 2**31 - 1)  # a row longer than a block: one block for the file
+        result = read({})
+    if any(pa.types.is_binary(f.type) or pa.types.is_large_binary(f.type) for f in result.schema):
+        raise DataFileError(f"{path} is not UTF-8 text; save it as UTF-8")  # pyarrow reads such cells as bytes
+    temporal = {f.name: pa.string() for f in result.schema if pa.types.is_temporal(f.type)}
+    if temporal and all(pa.types.is_date32(f.type) for f in result.schema if f.name in temporal):
+        import pyarrow.compute as compute  # YYYY-MM-DD cells print back as they were (bar blanks around them)
+
+        for i, f in enumerate(result.schema):
+            if f.name in temporal:
+                result = result.set_column(i, f.name, compute.cast(result.column(i), pa.string()))
+        return result
+    return read(temporal) if temporal else result  # times and timestamps: read again as the file spells them
+
+
+def _read_csv_stdlib(path: Path, delimiter: str) -> list[dict[str, Any]]:
+    with path.open(encoding="utf-8-sig", newline="") as fh:
+        records = list(csv.reader(fh, delimiter=delimiter))
+    header, body = records[0], [r for r in records[1:] if r]
+    for n, record in enumerate(body, start=2):
+        if len(record) != len(header):
+            raise DataFileError(f"{path} row {n}: expected {len(header)} fields, got {len(record)}")
+    columns = [_typed_column([r[i] for r in body]) for i in range(len(header))]
+    return [dict(zip(header, cells)) for cells in zip(*columns)] if header else []
+
+
+def _typed_column(cells: list[str]) -> list[Any]:
+    """One column's cells by the CSV rule (each cell parsed once for its type, once for its value)."""
+    present = [c for c in cells if c != ""]
+    if not present:
+        return [None] * len(cells)
+    values: list[Any] | None = None
+    if all(map(INT.match, present)):
+        values = list(map(_int, present))
+        if min(values) < INT64.start or max(values) >= INT64.stop:
+            values = None  # beyond int64: floats, as pyarrow reads them
+    if values is None and all(map(FLOAT.match, present)):
+        values = list(map(float, present))
+    if values is None and all(c in TRUE or c in FALSE for c in present):
+        values = [c in TRUE for c in present]
+    if values is None:
+        values = present
+    if len(values) == len(cells):
+        return values
+    it = iter(values)
+    return [None if c == "" else next(it) for c in cells]
+
+
+def _int(cell: str) -> int:
+    return int(cell, 16) if "x" in cell or "X" in cell else int(cell)  # INT matched: digits or 0x.., blanks
+
+
+def _read_parquet(path: Path, part: str | None) -> Any:
+    return require("pyarrow.parquet", "reading Parquet").read_table(path)
+
+
+def _read_arrow(path: Path, part: str | None) -> Any:
+    """An Arrow IPC file (memory-mapped: no copy), an IPC stream, or a Feather v1 file."""
+    pa = require("pyarrow", "reading Arrow files")
+    import pyarrow.ipc as ipc
+
+    try:
+        return ipc.open_file(pa.memory_map(str(path))).read_all()
+    except pa.ArrowInvalid:
+        pass
+    try:
+        with pa.OSFile(str(path)) as source:
+            return ipc.open_stream(source).read_all()
+    except pa.ArrowInvalid:
+        import pyarrow.feather as feather
+
+        return feather.read_table(str(path))
+
+
+def _read_excel(path: Path, part: str | None) -> Any:
+    """The first sheet (or the sheet PART): the first row names the columns."""
+    openpyxl = require("openpyxl", "reading Excel files")
+    require("pyarrow", "reading Excel files")
+    book = openpyxl.load_workbook(path, read_only=True, data_only=True)
+    try:
+        if part is not None and part not in book.sheetnames:
+            raise DataFileError(f"{path} has no sheet {part!r}; sheets: {', '.join(book.sheetnames)}")
+        sheet = book[part] if part is not None else book.worksheets[0]
+        rows = sheet.iter_rows(values_only=True)
+        header = _column_names(next(rows, ()))
+        body = [dict(zip(header, row)) for row in rows if any(cell is not None for cell in row)]
+    finally:
+        book.close()
+    return table_or_rows(body, header)
+
+
+def _column_names(cells: tuple[Any, ...]) -> list[str]:
+    """Header cells as unique column names (an empty cell is column_N, a repeat gets _2, _3...)."""
+    names: list[str] = []
+    for i, cell in enumerate(cells, start=1):
+        base = f"column_{i}" if cell is None or str(cell).strip() == "" else str(cell).strip()
+        name, n = base, 2
+        while name in names:
+            name, n = f"{base}_{n}", n + 1
+        names.append(name)
+    return names
+
+
+def _read_database(path: Path, part: str | None) -> Any:
+    """.db and .sqlite: SQLite, or DuckDB when the file says so."""
+    from . import databases
+
+    with path.open("rb") as fh:
+        head = fh.read(16)
+    if path.suffix.lower() == ".duckdb" or (head != SQLITE_MAGIC and head[8:12] == b"DUCK"):
+        value = databases.read_duckdb(path, part)
+    elif head == SQLITE_MAGIC:
+        value = databases.read_sqlite(path, part)
+    else:
+        raise DataFileError(f"{path} is not a SQLite database (nor a DuckDB one)")
+    return _Tables(value) if isinstance(value, dict) else value  # every table, or the one picked
+
+READERS: dict[str, Callable[[Path, str | None], Any]] = {
+    ".json": _read_json, ".jsonl": _read_jsonl, ".ndjson": _read_jsonl, ".csv": _read_csv, ".tsv": _read_csv,
+    ".parquet": _read_parquet, ".arrow": _read_arrow, ".feather": _read_arrow, ".arrows": _read_arrow,
+    ".ipc": _read_arrow, ".xlsx": _read_excel, ".sqlite": _read_database, ".sqlite3": _read_database,
+    ".db": _read_database, ".duckdb": _read_database,
+}
+DATABASES = {".sqlite", ".sqlite3", ".db", ".duckdb"}
+PARTED = {".xlsx"} | DATABASES
+KINDS = {".json": "JSON", ".jsonl": "JSON Lines", ".ndjson": "JSON Lines", ".csv": "CSV", ".tsv": "TSV",
+         ".parquet": "Parquet", ".arrow": "Arrow", ".feather": "Feather", ".arrows": "an Arrow stream",
+         ".ipc": "Arrow", ".xlsx": "an Excel workbook", ".sqlite": "a SQLite database",
+         ".sqlite3": "a SQLite database", ".db": "a database", ".duckdb": "a DuckDB database"}

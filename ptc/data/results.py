@@ -1,0 +1,114 @@
+"""What a program returns, out as a table: a pyarrow Table, a pandas DataFrame, or a file.
+
+A run's value is PTC data; `ptc.to_python` makes it plain Python, and a vector of maps
+(rows) is what converts to a table. Anything else is refused with the reason.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from .arrow import DataFileError, require, table_from_rows
+
+WRITERS = (".csv", ".jsonl", ".parquet")
+
+
+def rows_of(value: Any) -> list[dict[str, Any]] | None:
+    """The rows of a vector (or seq) of maps as plain Python, or None when the value is something else.
+
+    Rows are converted one at a time, so a long result is not refused by to_python's size cap."""
+    from ptc.interpreter.table import Table
+    from ptc.interpreter.values import MAP_TYPES, SEQUENTIAL_TYPES, to_python
+
+    if type(value) is Table:  # still columnar: Arrow converts it in one pass
+        return value.arrow.to_pylist()  # type: ignore[no-any-return]
+    if not isinstance(value, SEQUENTIAL_TYPES):
+        return None
+    rows = list(value.realize() if hasattr(value, "realize") else value)
+    if not all(isinstance(row, MAP_TYPES) for row in rows):
+        return None
+    return [to_python(row) for row in rows]
+
+
+def _rows(value: Any) -> list[dict[str, Any]]:
+    rows = rows_of(value)
+    if rows is None:
+        raise DataFileError(f"a table needs a vector of maps (rows), not {_describe(value)}")
+    return rows
+
+
+def to_arrow(value: Any) -> Any:
+    """A vector of maps (a run's value, or its `ptc.to_python` form) as a pyarrow Table, one column per key."""
+    from ptc.interpreter.table import Table
+
+    pa = require("pyarrow", "converting results to Arrow")
+    if type(value) is Table:  # a table the program passed through (or sliced): no conversion
+        return value.arrow
+    rows = _rows(value)
+    try:
+        return table_from_rows(rows)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError) as e:
+        raise DataFileError(f"the rows do not fit one table (a column mixes types?): {e}") from None
+
+
+def to_pandas(value: Any) -> Any:
+    """A vector of maps as a pandas DataFrame (through Arrow, so the column types are Arrow's)."""
+    require("pandas", "converting results to pandas", install="pip install pandas")
+    return to_arrow(value).to_pandas()
+
+
+def write_table(value: Any, path: str | os.PathLike[str]) -> int:
+    """Write a vector of maps to `path` as CSV, JSON Lines or Parquet (by suffix); returns the row count."""
+    out = Path(path)
+    suffix = out.suffix.lower()
+    if suffix not in WRITERS:
+        raise DataFileError(f"{out}: cannot write {suffix or 'a file without a suffix'}; give a "
+                            f"{', '.join(WRITERS)} file")
+    try:
+        if suffix == ".parquet":
+            parquet = require("pyarrow.parquet", "writing Parquet")
+            table = to_arrow(value)
+            parquet.write_table(table, out)
+            return int(table.num_rows)
+        rows = _rows(value)
+        if suffix == ".jsonl":
+            with out.open("w", encoding="utf-8") as fh:
+                for row in rows:
+                    fh.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")  # dates: ISO text
+        else:
+            _write_csv(rows, out)
+        return len(rows)
+    except OSError as e:
+        raise DataFileError(f"cannot write {out}: {e.strerror or e}") from None
+
+
+def _write_csv(rows: list[dict[str, Any]], out: Path) -> None:
+    """The columns are every key in first-seen order; nil is an empty cell, nested values are JSON."""
+    columns = list(dict.fromkeys(str(k) for row in rows for k in row))
+    with out.open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(columns)
+        for row in rows:
+            plain = {str(k): v for k, v in row.items()}
+            writer.writerow([_cell(plain.get(c)) for c in columns])
+
+
+def _cell(v: Any) -> Any:
+    if v is None:
+        return ""
+    if v is True or v is False:
+        return "true" if v else "false"
+    if isinstance(v, (dict, list)):
+        return json.dumps(v, ensure_ascii=False, default=str)
+    return v
+
+
+def _describe(value: Any) -> str:
+    from ptc.interpreter.printer import pr_str
+
+    text = pr_str(value)
+    return text if len(text) <= 60 else text[:57] + "..."
