@@ -6,7 +6,7 @@ Databases are opened read-only: the query comes from the host's user, never from
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from .arrow import DataFileError, has_pyarrow, require, table_or_rows
 
@@ -24,12 +24,7 @@ def read_sqlite(path: Path, part: str | None) -> Any:
     try:
         names = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
                                            "AND name NOT LIKE 'sqlite_%' ORDER BY name")]
-        if part is None:
-            return {name: _sqlite_rows(con, f'SELECT * FROM "{_ident(name)}"') for name in names}
-        if is_query(part):
-            return _sqlite_rows(con, part)
-        _check_table(path, part, names)
-        return _sqlite_rows(con, f'SELECT * FROM "{_ident(part)}"')
+        return _tables(path, part, names, lambda sql: _sqlite_rows(con, sql))
     finally:
         con.close()
 
@@ -47,12 +42,7 @@ def read_duckdb(path: Path, part: str | None) -> Any:
     try:
         names = [r[0] for r in con.execute("SELECT table_name FROM information_schema.tables WHERE "
                                            "table_schema = 'main' ORDER BY table_name").fetchall()]
-        if part is None:
-            return {name: _duckdb_rows(con, f'SELECT * FROM "{_ident(name)}"') for name in names}
-        if is_query(part):
-            return _duckdb_rows(con, part)
-        _check_table(path, part, names)
-        return _duckdb_rows(con, f'SELECT * FROM "{_ident(part)}"')
+        return _tables(path, part, names, lambda sql: _duckdb_rows(con, sql))
     finally:
         con.close()
 
@@ -67,10 +57,17 @@ def _duckdb_rows(con: Any, sql: str) -> Any:
     return [dict(zip(relation.columns, row)) for row in relation.fetchall()]
 
 
-def _check_table(path: Path, name: str, names: list[str]) -> None:
-    if name not in names:
-        raise DataFileError(f"{path} has no table {name!r}; tables: {', '.join(names) or 'none'} "
+def _tables(path: Path, part: str | None, names: list[str], rows: Callable[[str], Any]) -> Any:
+    """{table: rows} for every table of a database, or the table or query result `part` names;
+    `rows` runs one SQL statement on the open connection."""
+    if part is None:
+        return {name: rows(f'SELECT * FROM "{_ident(name)}"') for name in names}
+    if is_query(part):
+        return rows(part)
+    if part not in names:
+        raise DataFileError(f"{path} has no table {part!r}; tables: {', '.join(names) or 'none'} "
                             f"(a query needs a space: {path}#SELECT ...)")
+    return rows(f'SELECT * FROM "{_ident(part)}"')
 
 
 def _ident(name: str) -> str:
