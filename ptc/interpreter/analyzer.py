@@ -63,16 +63,11 @@ class _State:
     refers: dict[str, str] = field(default_factory=dict)  # (require '[clojure.set :refer [union]]): union -> set/union
 
 
-_INTEROP_HINTS = {
-    "toUpperCase": "clojure.string/upper-case", "toLowerCase": "clojure.string/lower-case",
-    "trim": "clojure.string/trim", "length": "count", "getMessage": "ex-message",
-    "split": "clojure.string/split", "contains": "clojure.string/includes?",
-    "startsWith": "clojure.string/starts-with?", "endsWith": "clojure.string/ends-with?",
-    "indexOf": "clojure.string/index-of", "substring": "subs", "replace": "clojure.string/replace",
+_INTEROP_HINTS = {  # Python/JavaScript methods with no curated Java counterpart: the Clojure way
     "includes": "clojure.string/includes?", "push": "conj", "append": "conj", "get": "(get m k)",
     "keys": "keys", "values": "vals", "items": "seq", "upper": "clojure.string/upper-case",
-    "lower": "clojure.string/lower-case", "strip": "clojure.string/trim", "join": "clojure.string/join",
-    "map": "(map f coll)", "filter": "(filter pred coll)", "forEach": "doseq", "size": "count",
+    "lower": "clojure.string/lower-case", "join": "clojure.string/join",
+    "map": "(map f coll)", "filter": "(filter pred coll)", "forEach": "doseq",
 }
 
 # Clojure's special forms and host names PTC-Lisp refuses (clojure.core's: unsupported.MISSING)
@@ -394,9 +389,7 @@ class Analyzer:
                     self.bind(items[i + 1], rest, env, out)
                     i += 2
                 elif _kw(p, "as"):
-                    if i + 1 >= len(items) or not _is_sym(items[i + 1]):
-                        raise _err(p, ":as must be followed by a symbol")
-                    self.bind(items[i + 1], self._ref(t, p), env, out)
+                    self._bind_as(items, i, t, env, out)
                     i += 2
                 else:
                     self.bind(p, self._rt("nth_or_nil", [self._ref(t, p), n.Const(p.line, p.col, pos)], p),
@@ -409,6 +402,12 @@ class Analyzer:
             return
         raise _err(pattern, f"unsupported binding form: {_show(pattern)}",
                    hint="bind a symbol, a [vector] or a {map} pattern")
+
+    def _bind_as(self, items: list[Any], i: int, t: n.Binding, env: _Env, out: list[tuple[n.Binding, n.Node]]) -> None:
+        """`:as name` at items[i] of a sequential pattern: name is the whole value."""
+        if i + 1 >= len(items) or not _is_sym(items[i + 1]):
+            raise _err(items[i], ":as must be followed by a symbol")
+        self.bind(items[i + 1], self._ref(t, items[i]), env, out)
 
     def _bind_seq(self, pattern: Coll, t: n.Binding, env: _Env, out: list[tuple[n.Binding, n.Node]]) -> None:
         """[a b & more] reads its value through seq, first and next, as Clojure's destructure does
@@ -426,9 +425,7 @@ class Analyzer:
                 self.bind(items[i + 1], self._ref(cur, p), env, out)
                 i += 2
             elif _kw(p, "as"):
-                if i + 1 >= len(items) or not _is_sym(items[i + 1]):
-                    raise _err(p, ":as must be followed by a symbol")
-                self.bind(items[i + 1], self._ref(t, p), env, out)
+                self._bind_as(items, i, t, env, out)
                 i += 2
             else:
                 self.bind(p, self._core("first", [self._ref(cur, p)], p), env, out)

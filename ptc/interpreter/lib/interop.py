@@ -627,18 +627,21 @@ _char_pred("isLowerCase", lambda c: c.islower(), "True if c is a lower-case lett
 @builtin("toUpperCase", ns="Character", args="[c]", category="interop", doc="c in upper case (one character).",
          ex=(("(Character/toUpperCase \\a)", "\"A\""),))
 def char_upper(c: Any) -> Any:
-    ch = _char("Character/toUpperCase", c)
-    up = ch.upper()
-    r = up if len(up) == 1 else ch
-    return ord(r) if type(c) is int else r
+    return _char_case("Character/toUpperCase", c, str.upper)
 
 
 @builtin("toLowerCase", ns="Character", args="[c]", category="interop", doc="c in lower case (one character).",
          ex=(("(Character/toLowerCase \\A)", "\"a\""),))
 def char_lower(c: Any) -> Any:
-    ch = _char("Character/toLowerCase", c)
-    low = ch.lower()
-    r = low if len(low) == 1 else ch
+    return _char_case("Character/toLowerCase", c, str.lower)
+
+
+def _char_case(who: str, c: Any, case: Callable[[str], str]) -> Any:
+    """c in another case as Java's: a character whose case is several characters stays itself;
+    a code point gives a code point."""
+    ch = _char(who, c)
+    changed = case(ch)
+    r = changed if len(changed) == 1 else ch
     return ord(r) if type(c) is int else r
 
 
