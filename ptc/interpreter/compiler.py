@@ -775,6 +775,10 @@ class Compiler:
                 return self.grouped(node, fold, fn)
         if fast and head.builtin.qualified == "mapcat" and len(node.args) == 2 and id(node) in self.eager_nodes:  # type: ignore[attr-defined]
             return self.eager_mapcat(node, fn)
+        if fast and head.builtin.qualified == "iterate" and len(node.args) == 2:  # type: ignore[attr-defined]
+            stepped = self.iterated(node, fn)
+            if stepped is not None:
+                return stepped
         if fast and head.builtin.qualified == "into" and _into_map_for(node):  # type: ignore[attr-defined]
             return self.into_map_for(node, fn)
         if type(head) is n.BuiltinRef and head.builtin.qualified == "update-vals" and _groups_of(node):
@@ -850,6 +854,53 @@ class Compiler:
                 inner = f"{fv}({self.mark(node)}{x})"
             fn.emit(f"_cat({r}, {inner})", node)
         return f"_plist({self.mark(node)}{r})"
+
+    def iterated(self, node: n.Call, fn: _Func) -> str | None:
+        """`(iterate (fn [x] ...) x0)` with the fn's body inlined in the loop that realizes the
+        items: no Python call per item, and the steps (one per item, as the fn's calls would
+        charge) charged a part of the loop at a time, as a fused loop charges them. When the
+        body is integer arithmetic of x, a second loop runs while x is an integer with no type
+        or size check per item (the size is checked after each part, as a counted loop does)."""
+        f, x0 = node.args
+        if not (type(f) is n.Fn and len(f.arities) == 1 and f.self_binding is None):
+            return None
+        a = f.arities[0]
+        if a.rest is not None or a.has_recur or len(a.params) != 1:
+            return None
+        p = a.params[0].py
+        with fn.capture() as buf:
+            body = self.expr(a.body, fn)
+        if buf:  # the body needs statements: the fn is called instead
+            return None
+        lines = [Line(1, f"def _steps({p}, _k, _append):", -1)]
+        depth = 2
+        if int_valued(a.body, {p}):
+            known, unchecked = self.known_ints, self.unchecked_ints
+            self.known_ints, self.unchecked_ints = {p}, True
+            try:
+                with fn.capture() as buf:
+                    int_body = self.expr(a.body, fn)
+            finally:
+                self.known_ints, self.unchecked_ints = known, unchecked
+            if not buf:
+                lines += [Line(2, f"if type({p}) is int:", -1),
+                          Line(3, "for _part in _counted(0, _k, 1):", self.pos(f)),
+                          Line(4, "for _ in _part:", -1),
+                          Line(5, f"{p} = {int_body}", self.pos(a.body)),
+                          Line(5, f"_append({p})", -1),
+                          Line(4, f"if not {-_FAST_INT} < {p} < {_FAST_INT}: {p} = _big({p})", -1),
+                          Line(3, "return", -1)]
+        caps = list(dict.fromkeys(_captured(f)))
+        factory = self.fresh("_mki")
+        self.factories.append([
+            Line(0, f"def {factory}({', '.join(caps)}):", -1),
+            *lines,
+            Line(depth, "for _part in _counted(0, _k, 1):", self.pos(f)),  # steps charged per part
+            Line(depth + 1, "for _ in _part:", -1),
+            Line(depth + 2, f"{p} = {body}", self.pos(a.body)),
+            Line(depth + 2, f"_append({p})", -1),
+            Line(1, "return _steps", -1)])
+        return f"_iterated({factory}({', '.join(caps)}), {self.expr(x0, fn)})"
 
     def destructure(self, node: n.Call, fn: _Func) -> str | None:
         """What `{:keys [a b]}` destructuring calls, inline: the map of a host dict or PTC map is

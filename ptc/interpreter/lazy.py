@@ -68,6 +68,80 @@ class Items(Source):
         while chunk := list(itertools.islice(it, _DRAIN)):
             yield chunk
 
+    def extend(self, cache: list[Any], k: int) -> None:
+        """Append the next k items (fewer at the end) to cache, each its own chunk: what k
+        calls of next() give, without a call per item (items made before an error stay)."""
+        cache.extend(itertools.islice(self.it, k))
+
+
+class Iterated(Source):
+    """`(iterate f x)`: x, (f x), (f (f x))...; (f x) is computed when its item is first read,
+    and an item whose f raised raises again when it is read again. `steps(x, k, append)`
+    appends the next k items after x (the compiler makes one with a literal fn's body inlined)."""
+
+    __slots__ = ("steps", "x", "fresh")
+    infinite = True
+
+    def __init__(self, steps: Callable[[Any, int, Callable[[Any], None]], None], x: Any) -> None:
+        self.steps, self.x, self.fresh = steps, x, True  # x: the last item given (fresh: not given yet)
+
+    @staticmethod
+    def calling(f: Callable[[Any], Any]) -> Callable[[Any, int, Callable[[Any], None]], None]:
+        """The steps of f as a function called per item."""
+        def steps(x: Any, k: int, append: Callable[[Any], None]) -> None:
+            for _ in range(k):
+                x = f(x)
+                append(x)
+        return steps
+
+    def next(self) -> list[Any] | None:
+        out: list[Any] = []
+        self.extend(out, 1)
+        return out
+
+    def extend(self, cache: list[Any], k: int) -> None:
+        start = len(cache)
+        if self.fresh:
+            self.fresh = False
+            cache.append(self.x)
+            k -= 1
+        try:
+            self.steps(self.x, k, cache.append)
+        finally:
+            if len(cache) > start:
+                self.x = cache[-1]
+
+
+class Prefix(Source):
+    """The first n items of a lazy seq (`take`): unchunked, as Clojure's take is, and reading
+    the seq as far as the items asked for at once (so realizing a long prefix is not a call per item)."""
+
+    __slots__ = ("of", "left")
+
+    def __init__(self, seq: "LazySeq", n: int) -> None:
+        self.of, self.left = Of(seq, 0), n
+
+    @property
+    def infinite(self) -> bool:  # type: ignore[override]
+        return False
+
+    def next(self) -> list[Any] | None:
+        if self.left <= 0 or not (items := self.of.take(1)):
+            return None
+        self.left -= 1
+        return items
+
+    def extend(self, cache: list[Any], k: int) -> None:
+        if (k := min(k, self.left)) > 0:
+            items = self.of.take(k)
+            self.left -= len(items)
+            cache.extend(items)
+
+    def drain(self) -> Iterator[list[Any]]:
+        while self.left > 0 and (items := self.of.take(min(self.left, _DRAIN))):
+            self.left -= len(items)
+            yield items
+
 
 class Chunks(Source):
     """A generator of chunks (a `for` comprehension, a sequence function's own loop)."""
@@ -181,6 +255,20 @@ class Ahead(Source):
     def infinite(self) -> bool:  # type: ignore[override]
         return self.source.infinite
 
+    def extend(self, cache: list[Any], k: int) -> None:
+        """Append the next k items (fewer at the end) to cache, each its own chunk (see Items)."""
+        end = len(cache) + k
+        while len(cache) < end:
+            out = self.out
+            if out:  # computed items are handed out in bulk: they are pure, nothing can tell
+                take = min(end - len(cache), len(out))
+                cache.extend(out[:-take - 1:-1])
+                del out[-take:]
+            elif (chunk := self.next()) is None:
+                return
+            else:
+                cache.extend(chunk)
+
     def next(self) -> list[Any] | None:
         if self.out:
             return [self.out.pop()]
@@ -189,6 +277,9 @@ class Ahead(Source):
         src = self.source
         if type(src) is Of:  # the source seq's next items, realized in one pass
             items = src.take(self.AHEAD)
+        elif type(src) in _ITEM_SOURCES:
+            items = []
+            src.extend(items, self.AHEAD)  # type: ignore[attr-defined]
         else:
             items = []
             while len(items) < self.AHEAD and (chunk := src.next()) is not None:
@@ -429,7 +520,7 @@ class LazySeq:
             return True
         if self._src is not None and context.CURRENT is context.IDLE:
             raise NotInRun()
-        if type(self._src) is Items and pos - len(cache) > 1:
+        if pos - len(cache) > 1 and type(self._src) in _ITEM_SOURCES:
             self._items_until(pos)
         while len(cache) <= pos:
             src = self._src
@@ -445,15 +536,15 @@ class LazySeq:
         return True
 
     def _items_until(self, pos: int) -> None:
-        """Realize an unchunked item source up to pos in one pass: the same items as one
+        """Realize an unchunked item source (see _ITEM_SOURCES) up to pos in one pass: the same items as one
         `_more` each (each still its own chunk), without a call per item."""
         if context.CURRENT is context.IDLE:
             raise NotInRun()
-        cache, it = self._cache, self._src.it  # type: ignore[union-attr]
+        cache, src = self._cache, self._src
         while (need := pos - len(cache)) > 0:
             start = len(cache)
             try:
-                cache.extend(itertools.islice(it, min(need, 1024)))
+                src.extend(cache, min(need, 1024))  # type: ignore[union-attr]
             finally:  # the items realized before a failure stay realized
                 self._ends.extend(range(start + 1, len(cache) + 1))
             if len(cache) - self._charged >= 1024:  # the limits, every 1024 items
@@ -515,6 +606,9 @@ class LazySeq:
         from .printer import pr_str
 
         return pr_str(self)
+
+
+_ITEM_SOURCES = frozenset({Items, Iterated, Ahead, Prefix})  # unchunked sources that can extend a cache in bulk
 
 
 class NotInRun(PTCError):
@@ -638,6 +732,6 @@ def cons(x: Any, coll: Any) -> "LazySeq":
     return linked([coll, [x]])
 
 
-__all__ = ["OPEN_ENDED_PREFIX", "LazySeq", "Body", "Linked", "linked", "Source", "Items", "Chunks", "Slices", "Ints", "Mapped",
+__all__ = ["OPEN_ENDED_PREFIX", "LazySeq", "Body", "Linked", "linked", "Source", "Items", "Iterated", "Prefix", "Chunks", "Slices", "Ints", "Mapped",
            "Ahead", "Of", "source_of", "chunks_of",
            "view", "realized_view", "head", "cons", "unbounded", "NotInRun", "Cut", "CHUNK"]

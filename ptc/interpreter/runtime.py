@@ -19,7 +19,7 @@ from pyrsistent import pvector
 from . import context
 from . import values as v
 from .errors import PTCError, limit_error, runtime_error
-from .lazy import (CHUNK, OPEN_ENDED_PREFIX, Ahead, Body, Chunks, Items, LazySeq, Mapped, chunks_of, linked, range_len,
+from .lazy import (CHUNK, OPEN_ENDED_PREFIX, Ahead, Body, Chunks, Items, Iterated, LazySeq, Mapped, chunks_of, linked, range_len,
                    source_of, unbounded)
 from .printer import pr_str
 from .registry import Builtin
@@ -168,6 +168,11 @@ def _lazy_for(gen: Callable[[Chunks], Iterator[list[Any]]]) -> LazySeq:
     src = Chunks(iter(()))
     src.gen = gen(src)
     return LazySeq(src)
+
+
+def _iterated(steps: Callable[[Any, int, Callable[[Any], None]], None], x: Any) -> LazySeq:
+    """`(iterate (fn [x] ...) x)` with the fn's body compiled into steps (see Compiler.iterated)."""
+    return LazySeq(Iterated(steps, x))
 
 
 def _seq_chunks(coll: Any) -> Any:
@@ -478,7 +483,7 @@ RT.update({
     "_FUSE_REAL": frozenset({v.PList, v.PVector, v.MapEntry, list, tuple, v.Table}), "_grown": _grown, "_cat": _cat,
     "_SEQ_OK": frozenset({v.PList, v.PVector, v.MapEntry, list, tuple, v.LazySeq, v.Table}), "_fused_seq": _fused_seq,
     "_kept": _kept,
-    "_lazy_for": _lazy_for, "_seq_chunks": _seq_chunks, "_unbounded": unbounded, "_map_of": v.map_of, "_ABSENT": _NoValue(),
+    "_lazy_for": _lazy_for, "_iterated": _iterated, "_seq_chunks": _seq_chunks, "_unbounded": unbounded, "_map_of": v.map_of, "_ABSENT": _NoValue(),
     "_KEYT": frozenset({str, int, float, bool, type(None), v.Keyword}), "_as_key": v.as_key,
     # maps and vectors a transient reduce may rebuild (a sorted map keeps its own order: not these)
     "_MAP_TYPES": frozenset({v.FMap, v.HMap, dict}), "_VEC_TYPES": frozenset({v.PVector, list, tuple}), "_data": _data,

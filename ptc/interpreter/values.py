@@ -294,6 +294,11 @@ def assoc(m: Any, k: Any, v: Any) -> FMap | HMap:
     if type(m) is Row:  # a table's row: its entries as a PTC map, then k
         m = pmap(m)
     elif type(m) is dict:  # one copy: the row's entries under PTC keys, then k
+        hk = host_slot(m, k)
+        if hk is not NO_HOST_KEY:
+            n = m.copy()
+            n[hk] = v
+            return n  # type: ignore[return-value]
         if len(m) < SMALL:
             n = ptc_dict(m, FMap)
             dict.__setitem__(n, k, v)
@@ -321,6 +326,10 @@ def dissoc(m: Any, k: Any) -> FMap | HMap:
         return m
     if type(m) is SortedMap:
         return m.dissoc(k)
+    if type(m) is dict and (hk := host_slot(m, k)) is not NO_HOST_KEY:
+        n = m.copy()
+        del n[hk]
+        return n  # type: ignore[return-value]
     if type(m) is dict or type(m) is Row:
         m = pmap(m)
     if type(m) is FMap:
@@ -331,6 +340,20 @@ def dissoc(m: Any, k: Any) -> FMap | HMap:
     if len(n2) <= SMALL:
         return FMap(n2.items())
     return n2
+
+
+def host_slot(m: dict[Any, Any], k: Any) -> Any:
+    """The string key under which host dict m can hold PTC key k (NO_HOST_KEY when it cannot):
+    a small host row written with keyword keys stays a host dict (one C copy, ~20x cheaper than
+    converting every key), since its string keys already read as those keywords. A big dict is
+    converted instead: the persistent map then makes each later write O(1)."""
+    if len(m) >= SMALL:
+        return NO_HOST_KEY
+    if type(k) is Keyword:
+        return k.hk
+    if type(k) is str and type(host_key(k)) is str:  # "unit price": a string key stays a string
+        return k
+    return NO_HOST_KEY
 
 
 def map_items(m: Any) -> Iterable[tuple[Any, Any]]:

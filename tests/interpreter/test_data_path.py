@@ -82,6 +82,27 @@ def test_writes_follow_clojure_with_no_second_key() -> None:
         '{:region "north", "x y" "1"}'
 
 
+def test_a_written_host_row_is_the_same_map_as_a_converted_one() -> None:
+    """A small host row written with its own kind of keys stays a host dict (one C copy): it
+    must be the map a full conversion gives, whichever way it is read, compared or hashed."""
+    for write in ["(assoc data/row :amount 9)", "(assoc data/row :new [1 {:a 2}])", '(assoc data/row "unit price" 0)',
+                  "(update data/row :amount inc)", "(update data/row :nope (fnil inc 0))", "(dissoc data/row :amount)",
+                  '(dissoc data/row "unit price")', "(assoc-in data/row [:meta :region] 1)", "(update-in data/row [:meta :n] (fnil inc 9))"]:
+        general = write.replace("data/row", "(into {} (seq data/row))")
+        assert with_row(write) == with_row(general), write
+        assert with_row(f"[(= {write} {general}) (contains? #{{{general}}} {write}) (get {{{general} 1}} {write})]") == \
+            "[true true 1]", write
+        assert ptc.to_python(ptc.run(write, data={"row": ROW}).value) == \
+            ptc.to_python(ptc.run(general, data={"row": ROW}).value), write
+    # keys a host dict cannot spell as they are take the converting path, and stay distinct
+    assert with_row('(count (assoc data/row "amount" 1))') == "6"
+    assert with_row('(let [m (assoc data/row "amount" 1)] [(m "amount") (:amount m)])') == "[1 5]"
+    assert with_row("(get (assoc data/row 7 :seven) 7)") == ":seven"
+    assert with_row("(keys (assoc (dissoc data/row :tags :meta) :amount 1 :z 2))") == '(:id :amount "unit price" :z)'
+    wide = {f"k{i}": i for i in range(20)}  # a big row becomes a persistent map
+    assert ptc.run("(:k3 (reduce #(assoc %1 :k3 %2) data/w (range 100)))", data={"w": wide}).value == 99
+
+
 def test_caller_data_is_never_changed() -> None:
     data = {"row": copy.deepcopy(ROW), "rows": [copy.deepcopy(ROW)], "s": {1, 2}}
     before = copy.deepcopy(data)

@@ -134,6 +134,26 @@ def test_read_ahead_over_range_is_invisible() -> None:
 def test_iterate_realizes_exactly_what_is_read() -> None:
     assert show("(take 3 (iterate (fn [x] (println x) (inc x)) 0))") == "(0 1 2) prints ['0', '1']"
     assert show("(nth (iterate #(+ % 3) 0) 10000)") == "30000"
+    assert show("(let [xs (iterate (fn [x] (println x) (inc x)) 0)] [(nth xs 2) (nth xs 3) (first xs)])") == \
+        "[2 3 0] prints ['0', '1', '2']"
+
+
+@pytest.mark.parametrize("step, x0", [("#(+ % 3)", "0"), ("#(- % 1)", "1.5"), ("#(* 3 %)", "1"), ("#(quot % 2)", "1000"),
+                                      ("#(+ % %)", "1"), ("#(+ % 1)", '"a"'), ("#(mod (* 7 %) 11)", "3"),
+                                      ("(fn [[a b]] [b (+ a b)])", "[0 1]"), ("#(/ 12 (- 4 %))", "0"), ("inc", "0")])
+@pytest.mark.parametrize("n", [0, 1, 5, 300, 9000])
+def test_iterate_with_an_inlined_step_is_the_called_fn(step: str, x0: str, n: int) -> None:
+    """The compiled loop (and its integer version) against the same fn called per item, on
+    integers that outgrow the limit, floats, errors at an item and prefixes of every size."""
+    fast = f"(vec (take {n} (iterate {step} {x0})))"
+    assert show(fast) == show(f"(vec (take {n} (iterate (identity {step}) {x0})))")
+
+
+def test_an_iterate_step_that_failed_fails_again_and_keeps_what_was_realized() -> None:
+    src = ("(let [xs (iterate #(if (= % 2) (/ % 0) (inc %)) 0)] "
+           "[(try (nth xs 5) (catch Exception e (ex-message e))) (vec (take 2 xs)) (try (nth xs 3) (catch Exception e :again)) "
+           "(nth xs 2)])")
+    assert show(src) == '["Divide by zero" [0 1] :again 2]'
 
 
 @pytest.mark.parametrize("src, kind", [

@@ -26,6 +26,7 @@ from ..values import (
     EMPTY_MAP,
     EMPTY_SET,
     EMPTY_VECTOR,
+    NO_HOST_KEY,
     SMALL,
     FMap,
     FSet,
@@ -41,6 +42,7 @@ from ..values import (
     contains_key,
     count as _count,
     host_key,
+    host_slot,
     iter_all,
     iter_seq,
     lookup,
@@ -473,7 +475,12 @@ def _update1(m: Any, k: Any, f: Any, args: tuple[Any, ...]) -> Any:
     if t is Row:  # a table's row: its entries as a PTC map
         m = pmap(m)
         t = type(m)
-    if t is dict:  # a host row: one copy, under PTC keys, updated in place before it is shared
+    if t is dict:  # a host row: one copy (see host_slot), updated in place before it is shared
+        hk = host_slot(m, k)
+        if hk is not NO_HOST_KEY:
+            d = m.copy()
+            d[hk] = (f if type(f) in _DIRECT_FNS else as_fn(f, "update"))(m.get(hk), *args)
+            return d
         d = ptc_dict(m, FMap if len(m) < SMALL else dict)
         dict.__setitem__(d, k, (f if type(f) in _DIRECT_FNS else as_fn(f, "update"))(d.get(k), *args))
         return d if type(d) is FMap else map_of(d)

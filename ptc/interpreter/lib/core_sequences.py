@@ -25,7 +25,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from .. import context
 from ..errors import runtime_error
-from ..lazy import CHUNK, Chunks, Ints, Items, Mapped, chunks_of as _chunks_of, source_of, unbounded, view
+from ..lazy import CHUNK, Chunks, Ints, Items, Iterated, Mapped, Prefix, chunks_of as _chunks_of, source_of, unbounded, view
 from ..registry import builtin
 from ..columnar import dispatch as _col
 from ..table import Table
@@ -493,6 +493,8 @@ def take(n: Any, coll: Any = _NO) -> Any:
         return EMPTY_LIST
     if type(coll) in _REAL:  # nothing to compute: the items are there
         return LazySeq.of_items(list(coll[:n]))
+    if type(coll) is LazySeq:
+        return LazySeq(Prefix(coll, n))
     return _lazy(_islice(iter_seq(coll, "take"), _clamp(n)))
 
 
@@ -691,14 +693,7 @@ def repeat(a: Any, x: Any = _NO) -> Any:
          doc="The lazy infinite sequence x, (f x), (f (f x)), ...; f is called only as items are needed.",
          ex=(("(take 4 (iterate inc 0))", "(0 1 2 3)"), ("(take 3 (iterate #(* 2 %) 1))", "(1 2 4)")))
 def iterate(f: Any, x: Any) -> LazySeq:
-    f = as_fn(f, "iterate")
-
-    def gen(x: Any) -> Iterator[Any]:
-        while True:
-            yield x
-            x = f(x)
-
-    return _lazy(gen(x), True)
+    return LazySeq(Iterated(Iterated.calling(as_fn(f, "iterate")), x))
 
 
 @builtin("tree-seq", args="[branch? children root]", category="sequences",
