@@ -702,11 +702,11 @@ class Compiler:
                             fn.emit(f"{d}.append({self.args(parts, fn)[0]})", a.body)
                     fn.emit(f"_grown(len({d}))")
                 fn.emit(f"{acc} = {'_map_of(' + d + ')' if is_map else '_vec(' + d + ')'}")
-            fn.emit(f"elif type({t}) in _FUSE_REAL:", node)
+            fn.emit(f"elif type({t}) in _SEQ_OK:", node)
         else:
-            fn.emit(f"if type({t}) in _FUSE_REAL:", node)
+            fn.emit(f"if type({t}) in _SEQ_OK:", node)
         with fn.block():
-            fn.emit(f"for {c} in _chunks({t}):")
+            fn.emit(f"for {c} in _lazy_chunks({t}):")
             with fn.block():
                 fn.emit(f"for {x} in {c}:")
                 with fn.block():
@@ -832,6 +832,12 @@ class Compiler:
         f, coll = node.args
         a = f.arities[0] if type(f) is n.Fn and len(f.arities) == 1 and f.self_binding is None else None  # type: ignore[attr-defined]
         inline = a is not None and a.rest is None and not a.has_recur and len(a.params) == 1
+        nested = _mapped_inner(a.body, self.fresh("l_item")) if inline else None  # type: ignore[union-attr]
+        if nested is not None:  # (mapcat (fn [x] (map g (h x))) coll): the loops of (for [x coll y (h x)] (g y))
+            y, inner, body = nested
+            loops = n.For(node.line, node.col, [n.ForClause("bind", a.params[0], coll),  # type: ignore[union-attr]
+                                                n.ForClause("bind", y, inner)], body, True)
+            return self.for_loop(loops, fn, fn.tmp())
         if inline:
             src, fv = self.expr(coll, fn), ""
         else:
@@ -1292,6 +1298,23 @@ def _groups_of(node: n.Call) -> bool:
     g = node.args[0] if len(node.args) == 2 else None
     return (type(g) is n.Call and type(g.fn) is n.BuiltinRef and g.fn.builtin.qualified == "group-by"  # type: ignore[attr-defined]
             and len(g.args) == 2)  # type: ignore[attr-defined]
+
+
+def _mapped_inner(body: n.Node, item: str) -> tuple[n.Binding, n.Node, n.Node] | None:
+    """(y, coll, value) when body is `(map g coll)` with g a keyword or a literal fn of one
+    argument y (value: g's body, or `(:k y)`, y then named item), else None."""
+    if not (type(body) is n.Call and type(body.fn) is n.BuiltinRef and body.fn.builtin.qualified == "map"  # type: ignore[attr-defined]
+            and len(body.args) == 2):  # type: ignore[attr-defined]
+        return None
+    g, coll = body.args  # type: ignore[attr-defined]
+    if type(g) is n.Const and type(g.value) is v.Keyword:  # type: ignore[attr-defined]
+        y = n.Binding("item", item, 0)
+        return y, coll, n.KeywordCall(g.line, g.col, g.value, n.Local(g.line, g.col, y), None)  # type: ignore[attr-defined]
+    if type(g) is n.Fn and len(g.arities) == 1 and g.self_binding is None:
+        ga = g.arities[0]
+        if ga.rest is None and not ga.has_recur and len(ga.params) == 1:
+            return ga.params[0], coll, ga.body
+    return None
 
 
 def _captured(f: n.Node) -> list[str]:

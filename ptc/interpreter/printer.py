@@ -89,13 +89,33 @@ class _Printer:
             raise context.limit_error("max_string", self.cap, "printed text too long")
 
     def seq(self, open_: str, items: Any, close: str) -> None:
+        """Items between open_ and close; runs of numbers and keywords (short texts) are
+        written 256 at a time, so a long vector of them costs a join, not a write per item."""
         self.w(open_)
         first = True
+        run: list[str] = []
         for item in items:
-            if not first:
-                self.w(" ")
-            first = False
-            self.p(item)
+            t = type(item)
+            if t is int:
+                run.append(str(item))
+            elif t is float:
+                run.append(format_double(item))
+            elif t is v.Keyword:
+                run.append(":" + item.name)
+            else:
+                if run:
+                    self.w(" ".join(run) if first else " " + " ".join(run))
+                    first, run = False, []
+                if not first:
+                    self.w(" ")
+                first = False
+                self.p(item)
+                continue
+            if len(run) == 256:
+                self.w(" ".join(run) if first else " " + " ".join(run))
+                first, run = False, []
+        if run:
+            self.w(" ".join(run) if first else " " + " ".join(run))
         self.w(close)
 
     def p(self, x: Any) -> None:

@@ -132,6 +132,26 @@ def _chunks(coll: Any) -> Any:
     return _slices(coll, n)
 
 
+def _lazy_chunks(coll: Any) -> Any:
+    """The chunks of a collection for a fused reduce, which may stop early (`reduced`): a lazy
+    seq is realized a chunk at a time as the loop reaches it (what Clojure's reduce realizes),
+    its steps charged per chunk; an integer range nothing has read is counted through."""
+    if type(coll) is not v.LazySeq or coll.int_range() is not None:
+        return _chunks(coll)
+    return _charged(coll.chunks())
+
+
+def _charged(chunks: Iterator[list[Any]]) -> Iterator[list[Any]]:
+    st = context.CURRENT
+    for chunk in chunks:
+        st.steps += len(chunk)
+        if st.steps > st.limits.max_steps:
+            raise limit_error("max_steps", st.limits.max_steps, "too many evaluation steps")
+        if time.monotonic() > st.deadline:
+            raise limit_error("timeout", st.limits.timeout, "program ran too long")
+        yield chunk
+
+
 def _slices(coll: Any, n: int) -> Any:
     st = context.CURRENT
     if n > 4096 and type(coll) is not v.Table:  # a table is read, not realized, by a fused loop
@@ -480,7 +500,7 @@ def _reduced_type() -> type:
 
 RT.update({
     "_n": STEP_CHUNK, "_budget": _budget, "_def": _def, "_big": _big, "_chunks": _chunks, "_counted": _counted,
-    "_FUSE_REAL": frozenset({v.PList, v.PVector, v.MapEntry, list, tuple, v.Table}), "_grown": _grown, "_cat": _cat,
+    "_FUSE_REAL": frozenset({v.PList, v.PVector, v.MapEntry, list, tuple, v.Table}), "_lazy_chunks": _lazy_chunks, "_grown": _grown, "_cat": _cat,
     "_SEQ_OK": frozenset({v.PList, v.PVector, v.MapEntry, list, tuple, v.LazySeq, v.Table}), "_fused_seq": _fused_seq,
     "_kept": _kept,
     "_lazy_for": _lazy_for, "_iterated": _iterated, "_seq_chunks": _seq_chunks, "_unbounded": unbounded, "_map_of": v.map_of, "_ABSENT": _NoValue(),

@@ -822,10 +822,14 @@ def _degenerate_windows(coll: Any, n: int, step: int, pad: Any, all_: bool, who:
 
 def _windows(it: Iterable[Any], n: int, step: int, pad: Any, all_: bool) -> Iterator[PList]:
     """Chunks of n items every step items. Partial chunks at the end: padded once (pad),
-    all emitted (all_), or dropped. A realized vector or list is sliced, window by window."""
-    if type(it) is LazySeq:  # read a chunk at a time (as Clojure's take and nthrest do)
-        yield from _chunk_windows(it.chunks(), n, step, pad, all_)
-        return
+    all emitted (all_), or dropped. A realized vector or list is sliced, window by window;
+    a lazy seq is read a chunk at a time (as Clojure's take and nthrest do)."""
+    if type(it) is LazySeq:
+        return _chain.from_iterable(_chunk_windows(it.chunks(), n, step, pad, all_))
+    return _item_windows(it, n, step, pad, all_)
+
+
+def _item_windows(it: Iterable[Any], n: int, step: int, pad: Any, all_: bool) -> Iterator[PList]:
     if type(it) in _SLICEABLE:
         size = len(it)
         full = range(0, size - n + 1, step)
@@ -833,7 +837,7 @@ def _windows(it: Iterable[Any], n: int, step: int, pad: Any, all_: bool) -> Iter
             yield PList(it[i:i + n])
         i = full[-1] + step if full else 0
         if i < size and (pad is not _NO or all_):
-            yield from _windows(iter(it[i:]), n, step, pad, all_)
+            yield from _item_windows(iter(it[i:]), n, step, pad, all_)
         return
     it = iter(it)
     buf: list[Any] = []
@@ -863,15 +867,18 @@ def _windows(it: Iterable[Any], n: int, step: int, pad: Any, all_: bool) -> Iter
             buf = buf[step:]
 
 
-def _chunk_windows(chunks: Iterator[list[Any]], n: int, step: int, pad: Any, all_: bool) -> Iterator[PList]:
-    """_windows over chunks of items: each window is a slice of a buffer of what was read."""
+def _chunk_windows(chunks: Iterator[list[Any]], n: int, step: int, pad: Any, all_: bool) -> Iterator[list[PList]]:
+    """_windows over chunks of items, as a list of the windows each chunk completes (made at
+    once, in one comprehension: a window has no effect to order): slices of a buffer of
+    what was read."""
     buf: list[Any] = []
     i = 0  # where the next window starts in buf (past its end: items still to skip)
     for chunk in chunks:
         buf.extend(chunk)
-        while len(buf) - i >= n:
-            yield PList(buf[i:i + n])
-            i += step
+        if len(buf) - i >= n:
+            starts = range(i, len(buf) - n + 1, step)
+            yield [PList(buf[j:j + n]) for j in starts]
+            i = starts[-1] + step
         if i >= len(buf):
             i -= len(buf)
             buf = []
@@ -881,11 +888,9 @@ def _chunk_windows(chunks: Iterator[list[Any]], n: int, step: int, pad: Any, all
     rest = buf[i:]
     if rest:
         if pad is not _NO:
-            yield PList(rest + list(_islice(iter_seq(pad, "partition"), n - len(rest))))
+            yield [PList(rest + list(_islice(iter_seq(pad, "partition"), n - len(rest))))]
         elif all_:
-            while rest:
-                yield PList(rest)
-                rest = rest[step:]
+            yield [PList(rest[j:]) for j in range(0, len(rest), step)]
 
 
 @builtin("partition", args=("[n coll]", "[n step coll]", "[n step pad coll]"), category="sequences",
