@@ -480,13 +480,17 @@ class Compiler:
         src, chunk = fn.tmp(), fn.tmp()
         clauses = [f"for {chunk} in _chunks({src})"] if eager else []
         var: str | None = None
+        ints = self.int_items(cur)  # the items reaching the next stage are integers
         for kind, f, call in stages:
-            with fn.capture() as buf:
+            with fn.capture() as buf, self.int_param(f if ints else None):
                 value, item, bind = self._stage_value(f, var, chunk, fn, fn_text)
             if buf:  # the body needs statements: call the compiled fn instead
                 fn_text[id(f)] = fn.tmp()
                 fn.emit(f"{fn_text[id(f)]} = {self.fn(f)}", f)  # type: ignore[arg-type]
                 value, item, bind = self._stage_value(f, var, chunk, fn, fn_text)
+            if kind in ("map", "keep"):
+                ints = ints and id(f) not in fn_text and type(f) is n.Fn and \
+                    int_valued(f.arities[0].body, self.known_ints | {f.arities[0].params[0].py})  # type: ignore[attr-defined]
             if bind:
                 clauses.append(bind)
             var = item
@@ -534,6 +538,25 @@ class Compiler:
         lazy = (f"_fused_seq({factory}({', '.join(caps)}), {src}{', True' if pure else ', False'}"
                 f"{'' if who is None else f', {who!r}'})")
         return f"({lazy} if type({src} := {evaluated[-1]}) in _SEQ_OK{rows} else {slow})"
+
+    def int_items(self, coll: n.Node) -> bool:
+        """coll is `(range ...)` of integers: every item it gives is an integer."""
+        return (type(coll) is n.Call and type(coll.fn) is n.BuiltinRef and coll.fn.builtin.qualified == "range"  # type: ignore[attr-defined]
+                and all(int_valued(a, self.known_ints) for a in coll.args))  # type: ignore[attr-defined]
+
+    @contextmanager
+    def int_param(self, f: n.Node | None) -> Iterator[None]:
+        """While compiling the body of literal fn f (if any), its parameter is known to hold an
+        integer (its arithmetic then needs no type test)."""
+        if type(f) is not n.Fn or len(f.arities) != 1 or len(f.arities[0].params) < 1:
+            yield
+            return
+        known = self.known_ints
+        self.known_ints = known | {p.py for p in f.arities[0].params[-1:]}
+        try:
+            yield
+        finally:
+            self.known_ints = known
 
     def grouped(self, node: n.Call, g: GroupedFold, fn: _Func) -> str:
         """`(update-vals (group-by k coll) (fn [g] (reduce f (map h g))))` and the like in one
@@ -671,6 +694,10 @@ class Compiler:
         a = f.arities[0]
         if a.rest is not None or a.has_recur or len(a.params) != 2:
             return None
+        with self.int_param(f if self.int_items(node.args[2]) else None):
+            return self._fused_reduce(node, fn, b, f, a)
+
+    def _fused_reduce(self, node: n.Call, fn: _Func, b: Builtin, f: n.Fn, a: n.Arity) -> str:
         acc, x = a.params[0].py, a.params[1].py
         init, coll = self.args(node.args[1:], fn)
         t, c = fn.tmp(), fn.tmp()
@@ -1489,8 +1516,9 @@ def _additive(op: str) -> InlineFn:
             other = B if ka is float else A
             test = f"type({other}) in _NUMT" if (ka is None or kb is None) else "True"
             return f"({plain} if {test} else {slow})"
-        if ka is int and kb is int:
-            return f"({A}, {B}) and {checked}" if pa or pb else checked
+        if ka is int and kb is int:  # each operand evaluated, in order, before the sum
+            return f"({pa} is {a} and {pb} is {b} and {checked})" if pa and pb else \
+                f"({pa or pb} is {a if pa else b} and {checked})" if pa or pb else checked
         if ka is int:
             return f"({plain} if ({tb} := type({B})) is float else {checked} if {tb} is int else {slow})"
         if kb is int:
@@ -1722,6 +1750,15 @@ def _guarded(fast: str, tests: list[str]) -> Callable[..., InlineFn]:
                 test = tests[1]
             else:
                 test = tests[0]
+            # an operand known to be an integer (or a number) needs no test of its type
+            for x, e, name in zip(node.args, args, "ab"):
+                kind = c.number_kind(x, e)
+                if kind is int:
+                    test = test.replace(f"type({{{name}}}) is int and ", "")
+                    if test in (f"type({{{name.upper()}}}) is int", _NUMBER):
+                        test = "True"
+                elif kind is not None and test == _NUMBER:
+                    test = "True"
             pre, names, firsts = _operands(fn, args)
             if "{A}" in test:
                 pre = ""
@@ -1753,8 +1790,8 @@ def _mul_inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | 
         args = args[::-1]
     if len(args) == 2 and all(_const_of(x) is _NO and c.number_kind(x, e) is int for x, e in zip(node.args, args)):
         a, b = args  # integer locals (a counted loop's counter): only their size is tested
-        return (f"({a} * {b} if -{_HALF_INT} < {a} < {_HALF_INT} and -{_HALF_INT} < {b} < {_HALF_INT} "
-                f"else {c.builtin(node.fn.builtin)}({c.mark(node)}{a}, {b}))")  # type: ignore[attr-defined]
+        small = " and ".join(dict.fromkeys(f"-{_HALF_INT} < {x} < {_HALF_INT}" for x in (a, b)))
+        return f"({a} * {b} if {small} else {c.builtin(node.fn.builtin)}({c.mark(node)}{a}, {b}))"  # type: ignore[attr-defined]
     return _mul(c, fn, node, args)
 
 

@@ -183,6 +183,45 @@ class _Printer:
             raise v.foreign_error(x)
 
 
+def printed_bound(x: Any, limit: int) -> int | None:
+    """An upper bound of len(pr_str(x)) when it is at most limit and x holds only plain data
+    (numbers, texts, keywords, realized vectors, lists, maps and sets nested at most 16
+    deep), else None: a result can be checked against max_result without printing it
+    (floats cost microseconds each). Anything else is left to the printer and its limits."""
+    total = 0
+    stack: list[tuple[Any, int]] = [((x,), 0)]
+    while stack:
+        items, depth = stack.pop()
+        for y in items:
+            t = type(y)
+            if t is float or y is None or t is bool:
+                total += 24
+            elif t is int:
+                total += y.bit_length() // 3 + 2
+            elif t is str:
+                total += 2 * len(y) + 2
+            elif t is v.Keyword:
+                total += len(y.name) + 1
+            elif depth >= 16:
+                return None
+            elif t in v.VECTOR_TYPES or t is v.PList or t in v.SET_TYPES:
+                if t is v.Table:
+                    return None
+                total += 2 * len(y) + 3
+                stack.append((y, depth + 1))
+            elif t is dict or t is v.FMap or t is v.HMap:
+                total += 4 * len(y) + 2
+                if t is dict and not all(type(k) is str for k in y):  # other host keys: printed to check them
+                    return None
+                stack.append((y.keys(), depth + 1))
+                stack.append((y.values(), depth + 1))
+            else:
+                return None
+            if total > limit:
+                return None
+    return total
+
+
 def pr_str(x: Any, *, max_len: int | None = None, readable: bool = True) -> str:
     """The text Clojure's `pr-str` gives (`print-str` when readable=False).
 

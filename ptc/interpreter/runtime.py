@@ -21,7 +21,7 @@ from . import values as v
 from .errors import PTCError, limit_error, runtime_error
 from .lazy import (CHUNK, OPEN_ENDED_PREFIX, Ahead, Body, Chunks, Items, Iterated, LazySeq, Mapped, chunks_of, linked, range_len,
                    source_of, unbounded)
-from .printer import pr_str
+from .printer import pr_str, printed_bound
 from .registry import Builtin
 from .sorted import SortedMap
 
@@ -675,6 +675,8 @@ _HOLDERS = frozenset({LazySeq, v.PVector, v.PList, v.FMap, v.HMap, SortedMap})  
 
 def check_result_size(value: Any) -> None:
     lim = context.CURRENT.limits.max_result
+    if printed_bound(value, lim) is not None:
+        return
     text = pr_str(value, max_len=lim + 1)
     if len(text) > lim:
         raise limit_error("max_result", lim, "result too large")

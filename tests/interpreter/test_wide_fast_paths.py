@@ -14,8 +14,12 @@ import itertools
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ptc
+from ptc.interpreter.printer import printed_bound
+from ptc.interpreter.values import PList, keyword
 
 ROWS = [{"id": 1, "c": "a", "v": 1, "s": {"n": 1}, "l": [{"q": 1}, {"q": 2}], "t": ["x"]},
         {"id": 2, "c": "b", "v": 2.5, "s": {"n": 2}, "l": [], "t": ["x", "y"]},
@@ -74,6 +78,16 @@ def test_counted_loop_products_stay_within_the_integer_limit() -> None:
     # (seq ...) keeps mapcat lazy: the builtin
     ("(reduce + (mapcat #(map :q (:l %)) data/r))", "(reduce + (seq (mapcat #(map :q (:l %)) data/r)))"),
     ("(frequencies (mapcat :t data/r))", "(frequencies (seq (mapcat :t data/r)))"),
+    ("(vec (map #(+ (quot % 3) (rem % 3) (mod % -2)) (range -7 7)))", "(vec (map (identity #(+ (quot % 3) (rem % 3) (mod % -2))) (range -7 7)))"),
+    ("(vec (map #(* % %) (range 3037000490 3037000510)))", "(vec (map (identity #(* % %)) (range 3037000490 3037000510)))"),
+    ("(vec (map #(+ % %) (range 4611686018427387900 4611686018427387910)))",
+     "(vec (map (identity #(+ % %)) (range 4611686018427387900 4611686018427387910)))"),
+    ("(vec (filter #(and (zero? (mod % 3)) (odd? %) (pos? (quot % 2))) (range -9 19 2)))",
+     "(vec (filter (identity #(and (zero? (mod % 3)) (odd? %) (pos? (quot % 2)))) (range -9 19 2)))"),
+    ("(reduce (fn [m i] (assoc m i (* i i))) {} (range -3 3))", "(reduce (identity (fn [m i] (assoc m i (* i i)))) {} (range -3 3))"),
+    ("(reduce (fn [a i] (+ a (quot i 2) (rem i 5))) 0 (range -9 9))", "(reduce (identity (fn [a i] (+ a (quot i 2) (rem i 5)))) 0 (range -9 9))"),
+    ("(vec (take 5 (filter #(zero? (mod % 7)) (map #(* % %) (range)))))",
+     "(vec (take 5 (filter (identity #(zero? (mod % 7))) (map (identity #(* % %)) (range)))))"),
     ("(vec (mapcat #(map :q (:l %)) data/r))", "(vec (mapcat (identity #(map :q (:l %))) data/r))"),
     ("(vec (mapcat (fn [o] (map (fn [t] [(:id o) t]) (:t o))) data/r))",
      "(vec (mapcat (identity (fn [o] (map (fn [t] [(:id o) t]) (:t o)))) data/r))"),
@@ -183,3 +197,19 @@ def test_limits_still_apply(src: str, kind: str) -> None:
 def test_eager_mapcat_is_bounded_by_max_collection() -> None:
     out = show("(count (mapcat #(range %) (range 3000)))", limits=ptc.Limits(max_steps=10**9, timeout=10))
     assert out.startswith("error[limit]") and "max_collection" in out
+
+
+_plain = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-2**200, max_value=2**200) | st.floats() | st.text(max_size=8)
+    | st.sampled_from(["k", "a/b", "x?"]).map(keyword),
+    lambda inner: st.lists(inner, max_size=5) | st.lists(inner, max_size=5).map(PList)
+    | st.dictionaries(st.text(max_size=4), inner, max_size=4) | st.lists(inner, max_size=5).map(tuple), max_leaves=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_plain)
+def test_a_result_is_checked_against_max_result_by_a_true_bound(x: Any) -> None:
+    """check_result_size skips printing a result whose printed_bound fits the limit: the bound
+    must never be below the printed length."""
+    bound = printed_bound(x, 10**6)
+    assert bound is None or bound >= len(ptc.pr_str(x))

@@ -934,7 +934,10 @@ def partition_by(f: Any, coll: Any = _NO) -> Any:
     if coll is _NO:
         return partition_by_xf(f)
     hk = f.hk if type(f) is Keyword and type(f.hk) is str else None  # a field of host rows: read directly
+    keyword = type(f) is Keyword
     f = as_fn(f, "partition-by")
+    if keyword and type(coll) in _SLICEABLE:  # a keyword has no effect: keys are read a block at a time
+        return _lazy(_chain.from_iterable(_keyword_runs(coll, hk, f)))
 
     def gen(it: Iterable[Any]) -> Iterator[PList]:
         buf: list[Any] = []
@@ -951,6 +954,33 @@ def partition_by(f: Any, coll: Any = _NO) -> Any:
             yield PList(buf)
 
     return _lazy(gen(iter_seq(coll, "partition-by")), unbounded(coll))
+
+
+_TEXT_KEYS = frozenset({str, type(None)})  # keys for which Python's != is Clojure's not=
+
+
+def _keyword_runs(coll: Any, hk: str | None, f: Callable[[Any], Any]) -> Iterator[list[PList]]:
+    """partition-by of a realized coll by a keyword, as a list of the runs each block of 4,096
+    items completes: a block's keys are read in one comprehension and, when they are texts,
+    compared in C (a prefix of a long vector still reads only its first blocks)."""
+    n, start, prev = len(coll), 0, _NO
+    for lo in range(0, n, 4096):
+        block = coll[lo:lo + 4096]
+        keys = [x.get(hk) if hk is not None and type(x) is dict else f(x) for x in block]
+        if set(_pymap(type, keys)) <= _TEXT_KEYS:
+            cuts: Iterable[int] = itertools.compress(range(lo + 1, lo + len(keys)), _pymap(operator.ne, keys[1:], keys[:-1]))
+        else:
+            cuts = [lo + i for i in range(1, len(keys)) if keys[i] is not keys[i - 1] and not equals(keys[i], keys[i - 1])]
+        if prev is not _NO and prev is not keys[0] and not equals(prev, keys[0]):
+            cuts = _chain((lo,), cuts)
+        runs = []
+        for cut in cuts:
+            runs.append(PList(coll[start:cut]))
+            start = cut
+        yield runs
+        prev = keys[-1]
+    if start < n:
+        yield [PList(coll[start:n])]
 
 
 # -- shaping ----------------------------------------------------------------------------------------

@@ -103,8 +103,8 @@ def split_regex(s: str, c: Compiled, limit: int = 0) -> list[str]:
 def split(s: Any, re: Any, limit: Any = _NOARG) -> Any:
     if type(s) is str and type(re) is Regex and limit is _NOARG and type(re.compiled) is Compiled \
             and re.compiled.literal and len(s) < 4096:  # a short text split on a literal
-        parts = s.split(re.compiled.literal)
-        return vec(_drop_trailing_empty(parts) if len(parts) > 1 else parts)
+        parts = s.split(re.compiled.literal)  # a fresh list nobody else holds: a vector as host lists are
+        return _drop_trailing_empty(parts) if len(parts) > 1 else parts
     s = _s("str/split", s)
     n = _limit_arg(limit)
     if type(re) is str:
