@@ -461,7 +461,7 @@ class Compiler:
         stages: list[tuple[str, n.Node, n.Call]] = []
         cur: n.Node = node
         while (stage := stage_of(cur)) is not None:
-            stages.append((stage[0], stage[1], cur))  # type: ignore[arg-type]
+            stages.append((stage[0], _as_literal_fn(stage[1]), cur))  # type: ignore[arg-type]
             cur = stage[2]
         if not any(inlinable(f) for _, f, _ in stages):
             return None
@@ -1325,6 +1325,18 @@ def _groups_of(node: n.Call) -> bool:
     g = node.args[0] if len(node.args) == 2 else None
     return (type(g) is n.Call and type(g.fn) is n.BuiltinRef and g.fn.builtin.qualified == "group-by"  # type: ignore[attr-defined]
             and len(g.args) == 2)  # type: ignore[attr-defined]
+
+
+_UNARY_INLINES = frozenset({"inc", "dec", "abs", "zero?", "pos?", "neg?", "even?", "odd?", "not", "nil?", "some?"})
+
+
+def _as_literal_fn(f: n.Node) -> n.Node:
+    """A stage fn that is a builtin with an inline form of one argument (`inc`, `even?`,
+    `nil?`...) as the literal `(fn [x] (f x))`, which a fused loop inlines; else f."""
+    if type(f) is not n.BuiltinRef or f.builtin.qualified not in _UNARY_INLINES:  # type: ignore[attr-defined]
+        return f
+    x = n.Binding("x", f"l_x{id(f)}", 0)
+    return n.Fn(f.line, f.col, None, None, [n.Arity([x], None, n.Call(f.line, f.col, f, [n.Local(f.line, f.col, x)]))])
 
 
 def _mapped_inner(body: n.Node, item: str) -> tuple[n.Binding, n.Node, n.Node] | None:

@@ -88,6 +88,12 @@ def test_counted_loop_products_stay_within_the_integer_limit() -> None:
     ("(reduce (fn [a i] (+ a (quot i 2) (rem i 5))) 0 (range -9 9))", "(reduce (identity (fn [a i] (+ a (quot i 2) (rem i 5)))) 0 (range -9 9))"),
     ("(vec (take 5 (filter #(zero? (mod % 7)) (map #(* % %) (range)))))",
      "(vec (take 5 (filter (identity #(zero? (mod % 7))) (map (identity #(* % %)) (range)))))"),
+    ("[(vec (map inc (range -3 3))) (vec (filter even? (range 5))) (vec (remove nil? [1 nil false])) (vec (keep abs [-1 2]))]",
+     "[(vec (map (identity inc) (range -3 3))) (vec (filter (identity even?) (range 5))) (vec (remove (identity nil?) [1 nil false])) "
+     "(vec (keep (identity abs) [-1 2]))]"),
+    ('(vec (map inc [1 "a"]))', '(vec (map (identity inc) [1 "a"]))'),
+    ("(vec (filter odd? [1 2.0]))", "(vec (filter (identity odd?) [1 2.0]))"),
+    ("(vec (take 3 (filter pos? (map dec (range)))))", "(vec (take 3 (filter (identity pos?) (map (identity dec) (range)))))"),
     ("(vec (mapcat #(map :q (:l %)) data/r))", "(vec (mapcat (identity #(map :q (:l %))) data/r))"),
     ("(vec (mapcat (fn [o] (map (fn [t] [(:id o) t]) (:t o))) data/r))",
      "(vec (mapcat (identity (fn [o] (map (fn [t] [(:id o) t]) (:t o)))) data/r))"),
