@@ -1822,6 +1822,39 @@ _INLINE["quot"] = _guarded("{a} // {b}", ["type({a}) is int and type({b}) is int
 # max/min of two numbers: as the builtin, a NaN first operand wins, else the later of equals
 _INLINE["max"] = _guarded("({a} if {a} > {b} or {a} != {a} else {b})", [_BOTH])(2)
 _INLINE["min"] = _guarded("({a} if {a} < {b} or {a} != {a} else {b})", [_BOTH])(2)
+def _str_inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
+    """`(str a "/" b)` of texts: concatenated in place when every argument is a string (a
+    constant one needs no test) and the result is short (a long one goes through the
+    builtin's string accounting); any other value goes to the builtin."""
+    if not 1 <= len(args) <= 8 or any(type(_const_of(x)) not in (str, type(_NO)) for x in node.args):
+        return None
+    pre, names, firsts = _operands(fn, args)
+    tests = [f"type({x}) is str" for x, a in zip(names, node.args) if _const_of(a) is _NO]
+    if not tests:
+        return None
+    r = fn.tmp()
+    slow = f"{c.builtin(node.fn.builtin)}({c.mark(node)}{', '.join(names)})"  # type: ignore[attr-defined]
+    return f"({r} if {pre}{' and '.join(tests)} and len({r} := {' + '.join(names)}) <= 256 else {slow})"
+
+
+_INLINE["str"] = _str_inline
+
+
+def _select_keys_inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
+    """`(select-keys row [:a :b])` of a host row: the entries under their host keys, a host
+    row again (see values.host_slot); anything else goes to the builtin."""
+    keys = _const_of(node.args[1]) if len(node.args) == 2 else _NO
+    if type(keys) is not v.PVector or not 0 < len(keys) < v.SMALL or \
+            any(type(k) is not v.Keyword or type(k.hk) is not str for k in keys):
+        return None
+    pm, m = _bind_simple(fn, args[0])
+    k = fn.tmp()
+    hks = c.const(tuple(dict.fromkeys(k.hk for k in keys)))
+    slow = f"{c.builtin(node.fn.builtin)}({c.mark(node)}{m}, {args[1]})"  # type: ignore[attr-defined]
+    return f"({{{k}: {m}[{k}] for {k} in {hks} if {k} in {m}}} if type({pm or m}) is dict else {slow})"
+
+
+_INLINE["select-keys"] = _select_keys_inline
 _NUMBER = "(({ta} := type({A})) is int or {ta} is float)"
 _INLINE["abs"] = _guarded("_abs({a})", [_NUMBER])(1)
 _INLINE["zero?"] = _guarded("{a} == 0", [_NUMBER])(1)

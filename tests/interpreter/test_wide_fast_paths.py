@@ -92,6 +92,11 @@ def test_counted_loop_products_stay_within_the_integer_limit() -> None:
      "[(vec (map (identity inc) (range -3 3))) (vec (filter (identity even?) (range 5))) (vec (remove (identity nil?) [1 nil false])) "
      "(vec (keep (identity abs) [-1 2]))]"),
     ('(vec (map inc [1 "a"]))', '(vec (map (identity inc) [1 "a"]))'),
+    ('(vec (map #(str (:c %) "/" (:id %) (:v %) (str (:c %))) data/r))',
+     '(vec (map #((identity str) (:c %) "/" (:id %) (:v %) ((identity str) (:c %))) data/r))'),
+    ('(let [s (apply str (repeat 200 "ab"))] (count (str s "/" s)))', '(let [s (apply str (repeat 200 "ab"))] (count ((identity str) s "/" s)))'),
+    ("(map #(select-keys % [:id :nope :s :id]) (conj data/r nil [1 2] {:id 9} (sorted-map :id 1)))",
+     "(map #(select-keys % (vec [:id :nope :s :id])) (conj data/r nil [1 2] {:id 9} (sorted-map :id 1)))"),
     ("(vec (filter odd? [1 2.0]))", "(vec (filter (identity odd?) [1 2.0]))"),
     ("(vec (take 3 (filter pos? (map dec (range)))))", "(vec (take 3 (filter (identity pos?) (map (identity dec) (range)))))"),
     ("(vec (mapcat #(map :q (:l %)) data/r))", "(vec (mapcat (identity #(map :q (:l %))) data/r))"),
