@@ -22,7 +22,7 @@ from .patterns import (CountedLoop, GroupedFold, counted_loop, grouped_fold, inl
 from .columnar.expr import ATTR as COLUMN_ATTR
 from .columnar.dispatch import MAYBE_COLUMNAR, NO, columnar, fused_rows, group_agg
 from .columnar.expr import of_fn_node as column_expr
-from .registry import Builtin
+from .registry import REGISTRY, Builtin
 
 _MARK = "\x01"
 _MARK_END = "\x02"
@@ -806,6 +806,8 @@ class Compiler:
             stepped = self.iterated(node, fn)
             if stepped is not None:
                 return stepped
+        if fast and head.builtin.qualified == "apply" and _extreme_by_literal(node):  # type: ignore[attr-defined]
+            return self.extreme(node, fn)
         if fast and head.builtin.qualified == "into" and _into_map_for(node):  # type: ignore[attr-defined]
             return self.into_map_for(node, fn)
         if type(head) is n.BuiltinRef and head.builtin.qualified == "update-vals" and _groups_of(node):
@@ -887,6 +889,27 @@ class Compiler:
                 inner = f"{fv}({self.mark(node)}{x})"
             fn.emit(f"_cat({r}, {inner})", node)
         return f"_plist({self.mark(node)}{r})"
+
+    def extreme(self, node: n.Call, fn: _Func) -> str:
+        """`(apply max-key :k coll)` or with a pure literal fn, over a realized coll of two or
+        more items: the keys by one fused map (no call per item), the pick in C."""
+        which, f, coll = node.args
+        items = n.Binding("items", fn.tmp(), 0)
+        fn.emit(f"{items.py} = {self.expr(coll, fn)}", coll)
+        keys = n.Call(node.line, node.col, n.BuiltinRef(f.line, f.col, REGISTRY["map"]), [f, n.Local(coll.line, coll.col, items)])
+        self.eager_nodes.add(id(keys))
+        self.list_nodes.add(id(keys))
+        r = fn.tmp()
+        fn.emit(f"if type({items.py}) in _FUSE_REAL and len({items.py}) > 1:", node)
+        with fn.block():
+            who = which.builtin.qualified  # type: ignore[attr-defined]
+            fn.emit(f"{r} = _extreme_of({who!r}, {who == 'max-key'}, {items.py}, {self.expr(keys, fn)})", node)
+        fn.emit("else:")
+        with fn.block():
+            fv = self.fn(f) if type(f) is n.Fn else self.const(f.value)  # type: ignore[arg-type,attr-defined]
+            fn.emit(f"{r} = {self.builtin(node.fn.builtin)}({self.mark(node)}{self.builtin(which.builtin)}, "  # type: ignore[attr-defined]
+                    f"{fv}, {items.py})", node)
+        return r
 
     def iterated(self, node: n.Call, fn: _Func) -> str | None:
         """`(iterate (fn [x] ...) x0)` with the fn's body inlined in the loop that realizes the
@@ -1337,6 +1360,13 @@ def _as_literal_fn(f: n.Node) -> n.Node:
         return f
     x = n.Binding("x", f"l_x{id(f)}", 0)
     return n.Fn(f.line, f.col, None, None, [n.Arity([x], None, n.Call(f.line, f.col, f, [n.Local(f.line, f.col, x)]))])
+
+
+def _extreme_by_literal(node: n.Call) -> bool:
+    """`(apply max-key f coll)` / min-key, f a keyword or a pure literal fn of one argument."""
+    return (len(node.args) == 3 and type(node.args[0]) is n.BuiltinRef
+            and node.args[0].builtin.qualified in ("max-key", "min-key")  # type: ignore[attr-defined]
+            and inlinable(node.args[1]) and pure_stage(node.args[1]))
 
 
 def _mapped_inner(body: n.Node, item: str) -> tuple[n.Binding, n.Node, n.Node] | None:

@@ -1147,17 +1147,29 @@ def _extreme_key(who: str, k: Any, x: Any, more: tuple[Any, ...], want_max: bool
         from .core_sequences import kw_values
 
         items = (x, *more)
-        keys = kw_values(k, items)
-        types = set(map(type, keys))
-        if types <= {int, float} and (float not in types or not any(map(math.isnan, keys))):
-            best_key = max(keys) if want_max else min(keys)
-            return items[len(keys) - 1 - keys[::-1].index(best_key)]  # the last one on ties
+        return extreme_of(who, want_max, items, kw_values(k, items))
     f = as_fn(k, who)
     best, bk = x, f(x)
     if type(bk) is not int and type(bk) is not float:
         raise runtime_error(f"{who}: the key function must return numbers, got {_desc(bk)}")
     for y in more:
         ky = f(y)
+        if type(ky) is not int and type(ky) is not float:
+            raise runtime_error(f"{who}: the key function must return numbers, got {_desc(ky)}")
+        if (ky >= bk) if want_max else (ky <= bk):
+            best, bk = y, ky
+    return best
+
+
+def extreme_of(who: str, want_max: bool, items: Any, keys: list[Any]) -> Any:
+    """The item of items (two or more) whose key (keys[i], computed already) is largest or
+    smallest, the last one on ties: in C when the keys are numbers and no NaN."""
+    types = set(map(type, keys))
+    if types <= {int, float} and (float not in types or not any(map(math.isnan, keys))):
+        best_key = max(keys) if want_max else min(keys)
+        return items[len(keys) - 1 - keys[::-1].index(best_key)]
+    best, bk = items[0], keys[0]
+    for y, ky in zip(items, keys):
         if type(ky) is not int and type(ky) is not float:
             raise runtime_error(f"{who}: the key function must return numbers, got {_desc(ky)}")
         if (ky >= bk) if want_max else (ky <= bk):
