@@ -313,6 +313,9 @@ def grouped_fold(call: n.Call) -> GroupedFold | None:
     if not (type(grouping) is n.Call and type(grouping.fn) is n.BuiltinRef
             and grouping.fn.builtin.qualified == "group-by" and len(grouping.args) == 2):
         return None
+    if type(fn) is n.BuiltinRef and fn.builtin.qualified == "count":  # (update-vals groups count)
+        g = n.Binding("group", f"l_group{id(fn)}", 0)
+        fn = n.Fn(fn.line, fn.col, None, None, [n.Arity([g], None, n.Call(fn.line, fn.col, fn, [n.Local(fn.line, fn.col, g)]))])
     if type(fn) is not n.Fn or len(fn.arities) != 1 or fn.self_binding is not None:
         return None
     a = fn.arities[0]
