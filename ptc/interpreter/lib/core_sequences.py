@@ -984,11 +984,9 @@ def _keyword_runs(coll: Any, hk: str | None, f: Callable[[Any], Any]) -> Iterato
             cuts = [lo + i for i in range(1, len(keys)) if keys[i] is not keys[i - 1] and not equals(keys[i], keys[i - 1])]
         if prev is not _NO and prev is not keys[0] and not equals(prev, keys[0]):
             cuts = _chain((lo,), cuts)
-        runs = []
-        for cut in cuts:
-            runs.append(PList(coll[start:cut]))
-            start = cut
-        yield runs
+        bounds = [start, *cuts]  # each run is the slice between two bounds, made in C
+        yield list(_pymap(PList, _pymap(coll.__getitem__, _pymap(slice, bounds, bounds[1:]))))
+        start = bounds[-1]
         prev = keys[-1]
     if start < n:
         yield [PList(coll[start:n])]
