@@ -90,32 +90,25 @@ class _Printer:
 
     def seq(self, open_: str, items: Any, close: str) -> None:
         """Items between open_ and close; runs of numbers and keywords (short texts) are
-        written 256 at a time, so a long vector of them costs a join, not a write per item."""
+        written up to 256 at a time, so a long vector of them costs a join, not a write each."""
         self.w(open_)
-        first = True
+        before = ""  # what goes before the next item
         run: list[str] = []
         for item in items:
             t = type(item)
-            if t is int:
-                run.append(str(item))
-            elif t is float:
-                run.append(format_double(item))
-            elif t is v.Keyword:
-                run.append(":" + item.name)
-            else:
-                if run:
-                    self.w(" ".join(run) if first else " " + " ".join(run))
-                    first, run = False, []
-                if not first:
-                    self.w(" ")
-                first = False
+            if t is int or t is float or t is v.Keyword:
+                run.append(str(item) if t is int else format_double(item) if t is float else ":" + item.name)
+                if len(run) < 256:
+                    continue
+            if run:
+                self.w(before + " ".join(run))
+                before, run = " ", []
+            if not (t is int or t is float or t is v.Keyword):
+                self.w(before)
+                before = " "
                 self.p(item)
-                continue
-            if len(run) == 256:
-                self.w(" ".join(run) if first else " " + " ".join(run))
-                first, run = False, []
         if run:
-            self.w(" ".join(run) if first else " " + " ".join(run))
+            self.w(before + " ".join(run))
         self.w(close)
 
     def p(self, x: Any) -> None:

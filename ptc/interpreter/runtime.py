@@ -141,7 +141,8 @@ def _lazy_chunks(coll: Any) -> Any:
     return _charged(coll.chunks())
 
 
-def _charged(chunks: Iterator[list[Any]]) -> Iterator[list[Any]]:
+def _charged(chunks: Iterator[Any]) -> Iterator[Any]:
+    """chunks, each charged as len(chunk) steps (the step limit and the deadline checked)."""
     st = context.CURRENT
     for chunk in chunks:
         st.steps += len(chunk)
@@ -153,17 +154,9 @@ def _charged(chunks: Iterator[list[Any]]) -> Iterator[list[Any]]:
 
 
 def _slices(coll: Any, n: int) -> Any:
-    st = context.CURRENT
     if n > 4096 and type(coll) is not v.Table:  # a table is read, not realized, by a fused loop
         context.check_size(n, "sequence")
-    for i in range(0, n, _FUSE_CHUNK):
-        chunk = coll[i:i + _FUSE_CHUNK]
-        st.steps += len(chunk)
-        if st.steps > st.limits.max_steps:
-            raise limit_error("max_steps", st.limits.max_steps, "too many evaluation steps")
-        if time.monotonic() > st.deadline:
-            raise limit_error("timeout", st.limits.timeout, "program ran too long")
-        yield chunk
+    return _charged(coll[i:i + _FUSE_CHUNK] for i in range(0, n, _FUSE_CHUNK))
 
 
 def _counted(start: int, stop: int, step: int) -> Any:
