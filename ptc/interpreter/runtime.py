@@ -22,7 +22,7 @@ from .errors import PTCError, limit_error, runtime_error
 from .lazy import (CHUNK, OPEN_ENDED_PREFIX, Ahead, Body, Chunks, Items, Iterated, LazySeq, Mapped, chunks_of, linked, range_len,
                    source_of, unbounded)
 from .printer import pr_str, printed_bound
-from .registry import Builtin
+from .registry import REGISTRY, Builtin
 from .sorted import SortedMap
 
 STEP_CHUNK = 1000
@@ -398,10 +398,8 @@ def _assoc3(m: Any, k: Any, val: Any) -> Any:
     t = type(m)
     if t is v.HMap:
         return m.set(k, val)
-    if t is v.FMap or t is dict:
+    if t is v.FMap or t is dict or t is v.Row:
         return v.assoc(m, k, val)
-    from .registry import REGISTRY
-
     return REGISTRY["assoc"].fn(m, k, val)
 
 
@@ -409,8 +407,6 @@ def _conj2(coll: Any, x: Any) -> Any:
     """`(conj v x)` fast path for vectors; everything else goes to the builtin."""
     if type(coll) is v.PVector:
         return coll.append(x)
-    from .registry import REGISTRY
-
     return REGISTRY["conj"].fn(coll, x)
 
 
@@ -601,8 +597,6 @@ _MISSING_RE = re.compile(r"missing (\d+) required positional argument")
 
 def _arity_hint(name: str, msg: str) -> str | None:
     """Which arities exist: the builtin's arglists, or what Python says the fn takes."""
-    from .registry import REGISTRY
-
     b = REGISTRY.get(name)
     if b is not None:
         return f"usage: ({name} {' | '.join(a.strip('[]') for a in b.arglists)})"

@@ -192,6 +192,18 @@ class Row:
         """The row's entries as a fresh dict with PTC keys (what a write starts from)."""
         return dict(self.items())
 
+    def host_dict(self, narrower_than: int) -> dict[str, Any] | None:
+        """The row's entries as a fresh host dict: its column names (each a string, read as the
+        key the row shows) to its cells, so that a write of a small row is one dict, as a
+        write of a host row is (see values.host_slot); None for a row that is not narrower."""
+        t, i = self.t, self.i
+        if len(t._index) >= narrower_than:
+            return None
+        b, j = i >> SHIFT, i & MASK
+        blocks, names = t._blocks, t._names
+        return {names[p]: ((blk if (blk := blocks[p][b]) is not None else t.block(p, b))[j])
+                for p in t._index.values()}
+
     def __call__(self, k: Any, default: Any = None) -> Any:
         from .values import lookup
 

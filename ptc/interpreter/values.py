@@ -291,7 +291,10 @@ def assoc(m: Any, k: Any, v: Any) -> FMap | HMap:
     """(assoc m k v) for any map; a host dict gives a new PTC map and stays unchanged."""
     if type(k) not in _SCALAR_KEYS and type(k) is not Keyword:
         k = as_key(k)
-    if type(m) is Row:  # a table's row: its entries as a PTC map, then k
+    if type(m) is Row:  # a table's row: a small one as a host row (see Row.host_dict), else a PTC map
+        if (d := m.host_dict(SMALL)) is not None and (hk := host_slot(d, k)) is not NO_HOST_KEY:
+            d[hk] = v
+            return d  # type: ignore[return-value]
         m = pmap(m)
     elif type(m) is dict:  # one copy: the row's entries under PTC keys, then k
         hk = host_slot(m, k)
@@ -326,6 +329,8 @@ def dissoc(m: Any, k: Any) -> FMap | HMap:
         return m
     if type(m) is SortedMap:
         return m.dissoc(k)
+    if type(m) is Row:
+        m = m.host_dict(SMALL) or m
     if type(m) is dict and (hk := host_slot(m, k)) is not NO_HOST_KEY:
         n = m.copy()
         del n[hk]

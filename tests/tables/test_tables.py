@@ -78,6 +78,11 @@ PROGRAMS = [
     "(hash-map (first data/t) 1)",
     "(#{(first data/t)} (first data/t))",
     "(update-in data/t [0 :amount] + 1)",
+    '(map #(assoc % :x 1 "unit price" 0 :id nil) data/t)',
+    '(map #(dissoc % "unit price" :qty) data/t)',
+    "(map #(update % :nope (fnil inc 0)) data/t)",
+    '(= (assoc (first data/t) :x 1) (assoc (into {} (first data/t)) :x 1))',
+    '(contains? #{(assoc (first data/t) :status "x")} (assoc (into {} (first data/t)) :status "x"))',
     "(peek data/t)",
     "(pop data/t)",
 ]
@@ -98,6 +103,15 @@ def outcome(src: str, data: Any) -> tuple[str, Any]:
 @pytest.mark.parametrize("src", PROGRAMS)
 def test_a_table_is_the_same_rows_as_plain_dicts(src: str) -> None:
     assert outcome(src, table(ROWS)) == outcome(src, ROWS)
+
+
+def test_writes_of_wide_rows_and_odd_names_are_the_same_rows_as_plain_dicts() -> None:
+    wide = [{f"c{i}": i * r for i in range(20)} for r in range(3)]
+    odd = [{"a b": 1, ":k": 2, "x": 3}]
+    for rows, src in [(wide, "(map #(assoc % :c3 0 :z 1) data/t)"), (wide, "(map #(update % :c0 inc) data/t)"),
+                      (wide, "(map #(dissoc % :c1) data/t)"), (odd, '(map #(assoc % "a b" 0 :x 9) data/t)'),
+                      (odd, '(map #(dissoc % ":k") data/t)')]:
+        assert outcome(src, table(rows)) == outcome(src, rows), src
 
 
 def test_a_table_equals_the_plain_vector_of_its_rows() -> None:

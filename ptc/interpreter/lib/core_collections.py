@@ -472,8 +472,8 @@ def dissoc(m: Any, *ks: Any) -> Any:
 
 def _update1(m: Any, k: Any, f: Any, args: tuple[Any, ...]) -> Any:
     t = type(m)
-    if t is Row:  # a table's row: its entries as a PTC map
-        m = pmap(m)
+    if t is Row:  # a table's row: a small one as a host row (see Row.host_dict), else a PTC map
+        m = m.host_dict(SMALL) or pmap(m)
         t = type(m)
     if t is dict:  # a host row: one copy (see host_slot), updated in place before it is shared
         hk = host_slot(m, k)
