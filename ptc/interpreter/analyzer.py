@@ -308,7 +308,7 @@ class Analyzer:
         raise _err(s, f"namespace {ns} is not available in PTC-Lisp (Java interop is not supported)",
                    hint="namespaces: clojure.string (str), clojure.set (set), clojure.walk, Math, Integer, Long, "
                         "Double, Boolean, Character, String, System, LocalDate, LocalDateTime, Instant, Duration, "
-                        "ChronoUnit, data, tool")
+                        "ChronoUnit, clojure.lang.PersistentQueue (EMPTY), data, tool")
 
     # -- lists ----------------------------------------------------------------------------
 

@@ -156,6 +156,11 @@ def _r_list(items: tuple) -> v.PList:
     return v.PList(items)
 
 
+def _r_queue(items: list) -> v.PQueue:
+    _want(items, list)
+    return v.PQueue(items)
+
+
 def _r_entry(k: Any, val: Any) -> v.MapEntry:
     return v.MapEntry((k, val))
 
@@ -289,7 +294,7 @@ def _want(x: Any, t: type) -> None:
         raise pickle.UnpicklingError(f"expected {t.__name__}, got {type(x).__name__}")
 
 
-_REBUILDERS = {f.__name__: f for f in (_r_kw, _r_sym, _r_list, _r_entry, _r_vec, _r_fmap, _r_hmap,
+_REBUILDERS = {f.__name__: f for f in (_r_kw, _r_sym, _r_list, _r_queue, _r_entry, _r_vec, _r_fmap, _r_hmap,
                                        _r_fset, _r_hset, _r_lazy, _r_regex, _r_fn, _r_sorted, _r_table,
                                        _r_date, _r_datetime, _r_duration, _r_enum)}
 
@@ -299,6 +304,7 @@ _REDUCE = {
     v.Keyword: lambda x: (_r_kw, (x.name,)),
     v.Symbol: lambda x: (_r_sym, (x.name,)),
     v.PList: lambda x: (_r_list, (tuple(x),)),
+    v.PQueue: lambda x: (_r_queue, (list(x),)),
     v.MapEntry: lambda x: (_r_entry, (x[0], x[1])),
     v.PVector: lambda x: (_r_vec, (list(x),)),
     v.FMap: lambda x: (_r_fmap, (dict(x),)),

@@ -148,6 +148,8 @@ class _Printer:
                 self.w(" ")
                 self.p(val)
             self.w("}")
+        elif t is v.PQueue:  # ClojureScript's #queue (Clojure prints an #object with its identity)
+            self.seq("#queue [", x, "]")
         elif t is v.SortedSet:
             self.seq("#{", x, "}")
         elif t in v.SET_TYPES:

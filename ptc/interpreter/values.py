@@ -117,6 +117,71 @@ class PList(tuple):
 EMPTY_LIST = PList()
 
 
+class PQueue:
+    """clojure.lang.PersistentQueue: a persistent FIFO, conj at the rear, peek and pop at the
+    front (each O(1) amortized: the items are a persistent vector from position _start, and a
+    pop that leaves most of it unused copies the rest once), sequential like a list."""
+
+    __slots__ = ("_v", "_start")
+
+    def __init__(self, items: Iterable[Any] = ()) -> None:
+        self._v, self._start = pvector(items), 0
+
+    @staticmethod
+    def _of(items: Any, start: int) -> "PQueue":
+        q = PQueue.__new__(PQueue)
+        q._v, q._start = items, start
+        return q
+
+    def conj(self, x: Any) -> "PQueue":
+        return PQueue._of(self._v.append(x), self._start)
+
+    def peek(self) -> Any:
+        return self._v[self._start] if self._start < len(self._v) else None
+
+    def pop(self) -> "PQueue":
+        start = self._start + 1
+        if start > len(self._v):
+            return self  # an empty queue pops to itself, as in Clojure
+        if start > 32 and 2 * start > len(self._v):
+            return PQueue._of(pvector(self._v[start:]), 0)
+        return PQueue._of(self._v, start)
+
+    def __len__(self) -> int:
+        return len(self._v) - self._start
+
+    def __iter__(self) -> Iterator[Any]:
+        return itertools.islice(self._v, self._start, None)
+
+    def __getitem__(self, i: Any) -> Any:
+        """An item by position (first, last, nth...), or a slice of them as a list (rest...)."""
+        if type(i) is slice:
+            return PList(tuple(self)[i])
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(i)
+        return self._v[self._start + i]
+
+    def __eq__(self, other: object) -> bool:
+        return equals(self, other)
+
+    def __hash__(self) -> int:
+        return hash(as_key(self))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (PQueue, (list(self),))
+
+    def __repr__(self) -> str:
+        from .printer import pr_str
+
+        return pr_str(self)
+
+
+EMPTY_QUEUE = PQueue()
+
+
 class MapEntry(tuple):
     """A `[k v]` pair produced by seqing a map; a vector in every respect."""
 
@@ -568,7 +633,7 @@ def _canon(x: Any, memo: dict[int, tuple[int, Any]], bound: int, depth_left: int
         raise limit_error("max_key_depth", CURRENT.limits.max_key_depth,
                           "a collection nested too deeply to use as a key or set member")
     total = 1
-    changed = t in _HOST_TYPES or t is LazySeq or t is Row or t is Table
+    changed = t in _HOST_TYPES or t is LazySeq or t is Row or t is Table or t is PQueue
     out: list[Any] = []
     if t in MAP_TYPES:
         for k, v in (map_items(x) if t is dict else x.items()):
@@ -592,7 +657,7 @@ def _canon(x: Any, memo: dict[int, tuple[int, Any]], bound: int, depth_left: int
             canon = x
         elif t in SET_TYPES:
             canon = _set_of(set(out))
-        elif t is PList or t is LazySeq:
+        elif t is PList or t is LazySeq or t is PQueue:  # a queue hashes as the list of its items
             canon = PList(out)
         else:
             canon = pvector(out)
@@ -670,10 +735,10 @@ def pvec(x: Any) -> Any:
 
 
 SEQ_TYPES = (PList, LazySeq)
-SEQUENTIAL_TYPES = (PList, PVector, MapEntry, LazySeq, list, tuple, Table)
+SEQUENTIAL_TYPES = (PList, PVector, MapEntry, LazySeq, list, tuple, Table, PQueue)
 _HOST_TYPES = frozenset({dict, list, tuple, set, frozenset})
 _KEYED_COLLS = frozenset({PList, PVector, MapEntry, FMap, HMap, FSet, HSet, LazySeq, SortedMap,
-                          SortedSet, Table, Row}) | _HOST_TYPES
+                          SortedSet, Table, Row, PQueue}) | _HOST_TYPES
 
 
 class Regex:
@@ -780,7 +845,7 @@ def nth(coll: Any, i: Any, *default: Any) -> Any:
         else:
             raise runtime_error(f"nth: index must be an integer, got {type_name(i)}")
     t = type(coll)
-    if t in VECTOR_TYPES or t is PList or t is str:
+    if t in VECTOR_TYPES or t is PList or t is str or t is PQueue:
         if 0 <= i < len(coll):
             return coll[i]
     elif t is LazySeq:
@@ -858,7 +923,7 @@ def equals(a: Any, b: Any) -> bool:
     return bool(a == b) if ta is tb else False
 
 
-_SEQ_EQ = (PList, PVector, MapEntry, LazySeq, list, tuple, Table)
+_SEQ_EQ = (PList, PVector, MapEntry, LazySeq, list, tuple, Table, PQueue)
 _walk = [0]
 
 
@@ -917,10 +982,11 @@ _TYPE_NAMES: dict[type, str] = {
     SortedSet: "set",
     Row: "map",
     Table: "vector",
+    PQueue: "queue",
 }
 _KNOWN = frozenset(_TYPE_NAMES) | {type(None)} | dates.TYPES
 _COUNTED = frozenset({str, PList, MapEntry, PVector, LazySeq, FMap, HMap, FSet, HSet, SortedMap,
-                      SortedSet, Table, Row}) | _HOST_TYPES
+                      SortedSet, Table, Row, PQueue}) | _HOST_TYPES
 
 
 def short(x: Any, limit: int = 40) -> str:
@@ -1097,7 +1163,7 @@ def _to_python(v: Any, budget: list[int]) -> Any:
     raise foreign_error(v)
 
 
-_LISTED = frozenset({PList, PVector, MapEntry, list, tuple, Table})
+_LISTED = frozenset({PList, PVector, MapEntry, list, tuple, Table, PQueue})
 
 
 def _key_to_python(k: Any) -> Any:
@@ -1117,14 +1183,14 @@ def isnan(x: Any) -> bool:
 
 
 __all__ = [
-    "Keyword", "keyword", "Symbol", "PList", "EMPTY_LIST", "MapEntry", "PVector", "EMPTY_VECTOR",
+    "Keyword", "keyword", "Symbol", "PList", "EMPTY_LIST", "PQueue", "EMPTY_QUEUE", "MapEntry", "PVector", "EMPTY_VECTOR",
     "FMap", "HMap", "EMPTY_MAP", "MAP_TYPES", "PTC_MAP_TYPES", "make_map", "map_of", "assoc", "dissoc",
     "map_items", "map_keys", "map_get", "pmap", "FSet", "HSet", "EMPTY_SET", "SET_TYPES", "PTC_SET_TYPES",
     "make_set", "pset", "set_conj", "set_disj", "VECTOR_TYPES", "PTC_VECTOR_TYPES", "vec", "pvec",
     "LazySeq", "iter_all", "SEQ_TYPES", "SEQUENTIAL_TYPES", "Regex", "Fn", "truthy", "is_fn", "as_fn", "lookup",
     "contains_key", "nth", "count", "equals", "is_number", "type_name", "short", "from_python",
     "to_python", "pvector", "iter_seq", "as_key", "host_key", "host_probe",
-    "is_keyword_name", "foreign_error", "NO_HOST_KEY",
+    "is_keyword_name", "foreign_error", "NO_HOST_KEY", "host_slot",
 ]
 
 
@@ -1146,7 +1212,7 @@ def iter_seq(x: Any, who: str = "seq") -> Iterable[Any]:
         return x
     if x is None:
         return ()
-    if t is Table:
+    if t is Table or t is PQueue:
         return x
     if t is FMap or t is HMap or t is SortedMap or t is Row:
         return (MapEntry(kv) for kv in x.items())

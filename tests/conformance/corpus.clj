@@ -2108,3 +2108,34 @@ Long/MIN_VALUE
 (find-keyword 'a)
 (take 3 (partition-by even? (iterate inc 0)))
 (take 2 (partition-by #(quot % 3) (range)))
+
+;; == persistent queues ==
+(peek (conj clojure.lang.PersistentQueue/EMPTY 1 2 3))
+(vec (pop (conj clojure.lang.PersistentQueue/EMPTY 1 2 3)))
+(count (into clojure.lang.PersistentQueue/EMPTY (range 5)))
+(seq (into clojure.lang.PersistentQueue/EMPTY [1 2]))
+(seq clojure.lang.PersistentQueue/EMPTY)
+(peek clojure.lang.PersistentQueue/EMPTY)
+(count (pop clojure.lang.PersistentQueue/EMPTY))
+(= (into clojure.lang.PersistentQueue/EMPTY [1 2]) [1 2])
+(= (into clojure.lang.PersistentQueue/EMPTY [1 2]) '(1 2))
+(= [] clojure.lang.PersistentQueue/EMPTY)
+(= (conj clojure.lang.PersistentQueue/EMPTY 1) (conj clojure.lang.PersistentQueue/EMPTY 1))
+[(list? clojure.lang.PersistentQueue/EMPTY) (seq? clojure.lang.PersistentQueue/EMPTY) (vector? clojure.lang.PersistentQueue/EMPTY) (sequential? clojure.lang.PersistentQueue/EMPTY) (coll? clojure.lang.PersistentQueue/EMPTY) (counted? clojure.lang.PersistentQueue/EMPTY) (empty? clojure.lang.PersistentQueue/EMPTY)]
+(map inc (into clojure.lang.PersistentQueue/EMPTY [1 2 3]))
+(first (rest (into clojure.lang.PersistentQueue/EMPTY [1 2 3])))
+(next (conj clojure.lang.PersistentQueue/EMPTY 1))
+(nth (into clojure.lang.PersistentQueue/EMPTY [1 2 3]) 2)
+(last (into clojure.lang.PersistentQueue/EMPTY [1 2 3]))
+(reduce + (into clojure.lang.PersistentQueue/EMPTY (range 10)))
+(vec (conj (pop (into clojure.lang.PersistentQueue/EMPTY [1 2 3])) 4))
+(vec (empty (into clojure.lang.PersistentQueue/EMPTY [1])))
+(into [] (cons 0 (into clojure.lang.PersistentQueue/EMPTY [1 2])))
+(frequencies (into clojure.lang.PersistentQueue/EMPTY [:a :b :a]))
+(vec (into clojure.lang.PersistentQueue/EMPTY {:a 1}))
+(let [q (reduce conj clojure.lang.PersistentQueue/EMPTY (range 100))] [(peek q) (peek (nth (iterate pop q) 60)) (count (nth (iterate pop q) 60))])
+(loop [q (conj clojure.lang.PersistentQueue/EMPTY :a) seen #{:a} order []]
+  (if-let [n (peek q)]
+    (let [next-nodes (remove seen (get {:a [:b :c] :b [:d] :c [:d :e] :d [:f] :e [] :f []} n))]
+      (recur (into (pop q) next-nodes) (into seen next-nodes) (conj order n)))
+    order))

@@ -608,3 +608,13 @@ def test_limit_error_inside_tool_restores_outer_run() -> None:
 def test_math_pow_is_infinite_not_error() -> None:
     r = ptc.run("(Math/pow 10 400)")
     assert math.isinf(r.value)
+
+
+@pytest.mark.parametrize("src", ['(re-pattern (apply str (repeat 3000 "a")))',
+                                 '(re-find (apply str (repeat 3000 "a")) "a")'])
+def test_a_pattern_compiled_under_a_larger_limit_is_refused_under_this_runs(src: str) -> None:
+    """The regex cache outlives runs: the length limit is checked before it is consulted."""
+    ptc.run(src, limits=Limits(max_regex=5000))
+    with pytest.raises(ptc.PTCError) as e:
+        ptc.run(src)
+    assert e.value.kind == "limit" and "max_regex" in e.value.message

@@ -24,6 +24,7 @@ from ..sorted import SortedMap, SortedSet
 from ..values import (
     EMPTY_LIST,
     EMPTY_MAP,
+    EMPTY_QUEUE,
     EMPTY_SET,
     EMPTY_VECTOR,
     NO_HOST_KEY,
@@ -36,6 +37,7 @@ from ..values import (
     LazySeq,
     MapEntry,
     PList,
+    PQueue,
     PVector,
     as_fn,
     as_key,
@@ -79,7 +81,7 @@ _BIG = 4096
 _MAPS = MAP_TYPES
 _SETS = SET_TYPES
 _VECS = VECTOR_TYPES
-_INDEXED = frozenset(VECTOR_TYPES) | {PList, str}  # realized, indexable, len() known
+_INDEXED = frozenset(VECTOR_TYPES) | {PList, PQueue, str}  # realized, indexable, len() known
 
 
 def _desc(x: Any) -> str:
@@ -272,6 +274,10 @@ def _conj1(coll: Any, x: Any) -> Any:
         return lazy.cons(x, coll)
     if t is MapEntry:
         return pvector(coll).append(x)
+    if t is PQueue:
+        if len(coll) > _BIG and (len(coll) & 1023) == 0:
+            _guard(len(coll) + 1)
+        return coll.conj(x)
     raise runtime_error(f"conj: cannot add to {_desc(coll)}")
 
 
@@ -350,6 +356,10 @@ def _into(to: Any, items: Any, who: str = "into") -> Any:
         return PList(itertools.chain(src, to))
     if t is MapEntry:
         return _into(pvector(to), items, who)
+    if t is PQueue:
+        for x in iter_all(items, who):
+            to = _conj1(to, x)
+        return to
     raise runtime_error(f"{who}: cannot add to {_desc(to)}")
 
 
@@ -841,6 +851,8 @@ def empty(coll: Any) -> Any:
         return EMPTY_SET
     if t is PList or t is LazySeq:
         return EMPTY_LIST
+    if t is PQueue:
+        return EMPTY_QUEUE
     return None
 
 
@@ -1033,8 +1045,9 @@ def nth(coll: Any, index: Any, not_found: Any = _MISSING) -> Any:
 
 
 @builtin("peek", args="[coll]", category="collections",
-         doc="The last item of a vector or the first of a list; nil if empty.",
-         ex=(("(peek [1 2 3])", "3"), ("(peek '(1 2 3))", "1")))
+         doc="The last item of a vector, the first of a list or queue; nil if empty.",
+         ex=(("(peek [1 2 3])", "3"), ("(peek '(1 2 3))", "1"),
+             ("(peek (into clojure.lang.PersistentQueue/EMPTY [1 2]))", "1")))
 def peek(coll: Any) -> Any:
     t = type(coll)
     if t in _VECS:
@@ -1045,12 +1058,15 @@ def peek(coll: Any) -> Any:
         return None
     if t is LazySeq:
         return coll.nth(0, None)
-    raise runtime_error(f"peek: expected a vector or list, got {_desc(coll)}")
+    if t is PQueue:
+        return coll.peek()
+    raise runtime_error(f"peek: expected a vector, list or queue, got {_desc(coll)}")
 
 
 @builtin("pop", args="[coll]", category="collections",
-         doc="A vector without its last item, or a list without its first.",
-         ex=(("(pop [1 2 3])", "[1 2]"), ("(pop '(1 2 3))", "(2 3)")))
+         doc="A vector without its last item, a list or queue without its first.",
+         ex=(("(pop [1 2 3])", "[1 2]"), ("(pop '(1 2 3))", "(2 3)"),
+             ("(pop (into clojure.lang.PersistentQueue/EMPTY [1 2 3]))", "#queue [2 3]")))
 def pop(coll: Any) -> Any:
     t = type(coll)
     if t in _VECS:
@@ -1067,7 +1083,9 @@ def pop(coll: Any) -> Any:
         if coll.nth(0, _MISSING) is _MISSING:
             raise runtime_error("pop: can't pop an empty list")
         return lazy.view(coll, 1)
-    raise runtime_error(f"pop: expected a vector or list, got {_desc(coll)}")
+    if t is PQueue:
+        return coll.pop()  # an empty queue pops to itself, as in Clojure
+    raise runtime_error(f"pop: expected a vector, list or queue, got {_desc(coll)}")
 
 
 @builtin("subvec", args=("[v start]", "[v start end]"), category="collections",

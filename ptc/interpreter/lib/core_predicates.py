@@ -12,7 +12,7 @@ from ..context import tick
 from ..registry import builtin
 from ..sorted import SortedMap, SortedSet
 from ..values import (
-    MAP_TYPES, SET_TYPES, VECTOR_TYPES, FMap, FSet, HSet, Keyword, LazySeq, MapEntry, PList, Regex, Symbol,
+    MAP_TYPES, SET_TYPES, VECTOR_TYPES, FMap, FSet, HSet, Keyword, LazySeq, MapEntry, PList, PQueue, Regex, Symbol,
     equals,
 )
 
@@ -20,8 +20,8 @@ _MAPS = frozenset(MAP_TYPES)
 _VECTORS = frozenset(VECTOR_TYPES)
 _SETS = frozenset(SET_TYPES)
 _SEQS = frozenset({PList, LazySeq})
-_COLLS = _MAPS | _VECTORS | _SETS | _SEQS
-_SEQUENTIAL = _VECTORS | _SEQS
+_COLLS = _MAPS | _VECTORS | _SETS | _SEQS | {PQueue}
+_SEQUENTIAL = _VECTORS | _SEQS | {PQueue}
 _ASSOCIATIVE = _MAPS | _VECTORS
 _NOT_FN = frozenset({Keyword, FMap, FSet, HSet, Symbol, Regex})  # invokable data, not functions
 _IFN_DATA = _MAPS | _VECTORS | _SETS | {Keyword, Symbol}
@@ -162,7 +162,7 @@ def map_entry_p(x: Any) -> bool:
          doc="True if x is a list. Realized sequences (results of map, filter...) are lists in PTC-Lisp.",
          ex=(("(list? '(1 2))", "true"), ("(list? [1 2])", "false")))
 def list_p(x: Any) -> bool:
-    return type(x) is PList
+    return type(x) is PList or type(x) is PQueue  # a PersistentQueue is an IPersistentList
 
 
 @builtin("set?", args="[x]", category="predicates", doc="True if x is a set.",

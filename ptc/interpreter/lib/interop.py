@@ -16,6 +16,7 @@ from typing import Any, Callable
 from ..context import rng
 from ..errors import runtime_error
 from ..registry import builtin
+from ..values import EMPTY_QUEUE
 from .core_numbers import describe, to_float
 
 _INF = float("inf")
@@ -37,6 +38,7 @@ CONSTANTS: dict[str, Any] = {
     "Double/NaN": _NAN,
     "Boolean/TRUE": True,
     "Boolean/FALSE": False,
+    "PersistentQueue/EMPTY": EMPTY_QUEUE,  # clojure.lang.PersistentQueue/EMPTY
 }
 
 

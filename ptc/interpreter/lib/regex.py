@@ -290,7 +290,12 @@ def _translate(src: str) -> tuple[str, str | None]:
 
 
 def compile_regex(source: str) -> Regex:
-    """A Regex value for Java-syntax `source` (used for #"..." literals and re-pattern)."""
+    """A Regex value for Java-syntax `source` (used for #"..." literals and re-pattern). The
+    length limit is this run's, checked before the cache: a pattern compiled in another run
+    under a larger max_regex is still refused here."""
+    limit = context.CURRENT.limits.max_regex
+    if len(source) > limit:
+        raise limit_error("max_regex", limit, f"regex of {len(source)} characters")
     c = _CACHE.get(source)
     if c is None:
         c = _compile(source)
@@ -298,9 +303,6 @@ def compile_regex(source: str) -> Regex:
 
 
 def _compile(source: str) -> Compiled:
-    limit = context.CURRENT.limits.max_regex
-    if len(source) > limit:
-        raise limit_error("max_regex", limit, f"regex of {len(source)} characters")
     translated, literal = _translate(source)
     try:
         rx = re2.compile(translated, _OPTIONS)
@@ -324,8 +326,7 @@ def as_compiled(x: Any, who: str) -> Compiled:
         c = x.compiled
         return c if type(c) is Compiled else _compile(x.source)
     if type(x) is str:
-        c = _CACHE.get(x)
-        return c if c is not None else _compile(x)
+        return compile_regex(x).compiled
     raise runtime_error(f"{who}: expected a regex, got {_describe(x)}", hint='write a regex literal like #"\\d+"')
 
 
