@@ -929,7 +929,6 @@ class Compiler:
         if buf:  # the body needs statements: the fn is called instead
             return None
         lines = [Line(1, f"def _steps({p}, _k, _append):", -1)]
-        depth = 2
         if int_valued(a.body, {p}):
             known, unchecked = self.known_ints, self.unchecked_ints
             self.known_ints, self.unchecked_ints = {p}, True
@@ -951,10 +950,10 @@ class Compiler:
         self.factories.append([
             Line(0, f"def {factory}({', '.join(caps)}):", -1),
             *lines,
-            Line(depth, "for _part in _counted(0, _k, 1):", self.pos(f)),  # steps charged per part
-            Line(depth + 1, "for _ in _part:", -1),
-            Line(depth + 2, f"{p} = {body}", self.pos(a.body)),
-            Line(depth + 2, f"_append({p})", -1),
+            Line(2, "for _part in _counted(0, _k, 1):", self.pos(f)),  # steps charged per part
+            Line(3, "for _ in _part:", -1),
+            Line(4, f"{p} = {body}", self.pos(a.body)),
+            Line(4, f"_append({p})", -1),
             Line(1, "return _steps", -1)])
         return f"_iterated({factory}({', '.join(caps)}), {self.expr(x0, fn)})"
 
