@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterator
 
 from . import nodes as n
 from . import values as v
-from .patterns import (CountedLoop, GroupedFold, counted_loop, grouped_fold, inlinable, int_valued,
+from .patterns import (CountedLoop, Fold, GroupedFold, counted_loop, grouped_fold, inlinable, int_valued,
                        integer_accumulators, pure_stage, recurs_to, stage_of, transient_update, walk)
 from .columnar.expr import ATTR as COLUMN_ATTR
 from .columnar.dispatch import MAYBE_COLUMNAR, NO, columnar, fused_rows, group_agg
@@ -134,6 +134,7 @@ class Compiler:
         self.unchecked_ints = False  # integer + and - need no size check (done per chunk)
         # a row local -> the local that holds whether the row is a host dict
         self.row_is_dict: dict[str, str] = {}
+        self.substituted: dict[int, str] = {}  # id of a node -> the Python name holding its value (see grouped)
 
     # -- naming ---------------------------------------------------------------------
 
@@ -339,6 +340,8 @@ class Compiler:
             self.depth -= 1
 
     def _expr(self, node: n.Node, fn: _Func) -> str:
+        if self.substituted and id(node) in self.substituted:
+            return self.substituted[id(node)]
         t = type(node)
         if t is n.Const:
             return self.const(node.value)  # type: ignore[attr-defined]
@@ -559,12 +562,14 @@ class Compiler:
             self.known_ints = known
 
     def grouped(self, node: n.Call, g: GroupedFold, fn: _Func) -> str:
-        """`(update-vals (group-by k coll) (fn [g] (reduce f (map h g))))` and the like in one
-        pass over coll: each item's key picks its group's accumulator, and the item is folded
-        in at once, in the order the groups would hold it (see patterns.grouped_fold). No
-        groups are built, and each item is read once."""
-        called = [f for f in (g.key, *[f for _, f in g.stages], g.f) if f is not None and not inlinable(f)
-                  and not (f is g.f and _is_plus(f))]
+        """`(update-vals (group-by k coll) (fn [g] ...folds of g...))` in one pass over coll:
+        each item's key picks its group's accumulators, and the item is folded into each fold
+        at once, in the order the group would hold it (see patterns.grouped_fold). No groups
+        are built and each item is read once; the fn's body then runs once per group, its
+        folds replaced by their values."""
+        called = [f for f in (g.key, *(x for fold in g.folds for x in (fold.f, *(s for _, s in fold.stages))))
+                  if f is not None and not inlinable(f) and not (type(f) is n.BuiltinRef and f is not g.key)]
+        called = list({id(f): f for f in called}.values())
         evaluated = self.args([g.key] + [g.coll] if g.key in called else [g.coll], fn)
         fn_text: dict[int, str] = {}
         for f in called:
@@ -572,61 +577,87 @@ class Compiler:
             fn.emit(f"{t} = {evaluated[0] if f is g.key else self.expr(f, fn)}", f)
             fn.emit(f"if not callable({t}): {t} = _fnof({t})")
             fn_text[id(f)] = t
-        r, acc, src, chunk, x, k, cell, a, is_dict = (fn.tmp() for _ in range(9))
-        fn.emit(f"{acc} = {{}}")  # key -> [accumulator], in the order keys first appear
+        r, acc, src, chunk, x, k, cells, is_dict = (fn.tmp() for _ in range(8))
+        fn.emit(f"{acc} = {{}}")  # key -> [accumulator of each fold], in the order keys first appear
         fn.emit(f"if type({src} := {evaluated[-1]}) in _FUSE_REAL{self._rows_only(g.key, src)}:", node)
         with fn.block():
+            starts = ", ".join("0" if fold.kind == "count" else "_NOVAL" if fold.init is None else self.expr(fold.init, fn)
+                               for fold in g.folds)
             fn.emit(f"for {chunk} in _chunks({src}):")
             with fn.block():
                 fn.emit(f"for {x} in {chunk}:")
                 with fn.block():
                     fn.emit(f"{is_dict} = type({x}) is dict")  # one type test per row, not per key
                     self.row_is_dict[x] = is_dict
-                    key = self._apply(g.key, x, fn, fn_text)
-                    fn.emit(f"{k} = {key}")
+                    fn.emit(f"{k} = {self._apply(g.key, x, fn, fn_text)}")
                     fn.emit(f"if type({k}) not in _KEYT: {k} = _as_key({k})")
-                    start = "0" if g.fold == "count" else ("_NOVAL" if g.init is None else self.expr(g.init, fn))
-                    fn.emit(f"{cell} = {acc}.get({k})")
-                    fn.emit(f"if {cell} is None: {acc}[{k}] = {cell} = [{start}]")
-                    fn.emit(f"{a} = {cell}[0]")
-                    builtin_f = type(g.f) is n.BuiltinRef and "reduced" not in g.f.builtin.name  # type: ignore[attr-defined]
-                    if g.fold == "reduce" and not builtin_f:  # a builtin never ends a reduce early
-                        fn.emit(f"if type({a}) is _Reduced: continue")
-                    item = x
-                    for kind, f in g.stages:
-                        value = self._apply(f, item, fn, fn_text)
-                        if kind in ("filter", "remove"):
-                            test = self.truth_of(value, f.arities[0].body if type(f) is n.Fn and id(f) not in fn_text
-                                                 else node, fn)  # type: ignore[attr-defined]
-                            fn.emit(f"if not {test}: continue" if kind == "filter" else f"if {test}: continue")
-                        else:
-                            item = fn.tmp()
-                            fn.emit(f"{item} = {value}")
-                            if kind == "keep":
-                                fn.emit(f"if {item} is None: continue")
-                    self.row_is_dict.clear()
-                    if g.fold == "count":
-                        fn.emit(f"{cell}[0] = {a} + 1")
-                    else:
-                        if g.init is None:
-                            fn.emit(f"if {a} is _NOVAL:")
+                    fn.emit(f"{cells} = {acc}.get({k})")
+                    fn.emit(f"if {cells} is None: {acc}[{k}] = {cells} = [{starts}]")
+                    for i, fold in enumerate(g.folds):
+                        with fn.capture() as step:
+                            self._fold_item(fold, f"{cells}[{i}]", x, node, fn, fn_text)
+                        if any(line.text.endswith("break") for line in step):
+                            fn.emit("while True:")  # one fold's step: an item it skips breaks out of it
                             with fn.block():
-                                fn.emit(f"{cell}[0] = {item}")
-                                fn.emit("continue")
-                        fn.emit(f"{cell}[0] = {self._fold_step(g.f, a, item, fn, fn_text)}")  # type: ignore[arg-type]
-            v_ = fn.tmp()
-            if g.fold == "count":
-                fn.emit(f"_grown(len({acc})); {r} = _map_of({{{k}: {v_}[0] for {k}, {v_} in {acc}.items()}})")
-            else:
-                f0 = fn_text.get(id(g.f)) or (self.builtin(g.f.builtin) if type(g.f) is n.BuiltinRef  # type: ignore[union-attr]
-                                              else self.fn(g.f))  # type: ignore[arg-type]
-                fn.emit(f"_grown(len({acc})); {r} = _map_of({{{k}: ({f0}() if ({v_} := {cell}[0]) is _NOVAL else "
-                        f"{v_}.val if type({v_}) is _Reduced else {v_}) for {k}, {cell} in {acc}.items()}})")
+                                fn.splice(step)
+                                fn.emit("break")
+                        else:
+                            fn.splice(step)
+                    self.row_is_dict.clear()
+            firsts = [None if fold.kind == "count" else
+                      fn_text.get(id(fold.f)) or (self.builtin(fold.f.builtin) if type(fold.f) is n.BuiltinRef  # type: ignore[union-attr]
+                                                  else self.fn(fold.f))  # type: ignore[arg-type]
+                      for fold in g.folds]  # (f) is the value of a reduce of no item
+            fn.emit(f"_grown(len({acc})); {r} = {{}}")
+            fn.emit(f"for {k}, {cells} in {acc}.items():")
+            with fn.block():
+                subs = {}
+                for i, f0 in enumerate(firsts):
+                    t = fn.tmp()
+                    fn.emit(f"{t} = {cells}[{i}]")
+                    if f0 is not None:
+                        fn.emit(f"if {t} is _NOVAL: {t} = {f0}()")
+                        fn.emit(f"elif type({t}) is _Reduced: {t} = {t}.val")
+                    subs[id(g.folds[i].site)] = t
+                saved, self.substituted = self.substituted, {**self.substituted, **subs}
+                try:
+                    fn.emit(f"{r}[{k}] = {self.expr(g.body, fn)}", g.body)
+                finally:
+                    self.substituted = saved
+            fn.emit(f"{r} = _map_of({r})")
         fn.emit("else:")
         with fn.block():
             key_fn = fn_text.get(id(g.key)) or (self.fn(g.key) if type(g.key) is n.Fn else self.expr(g.key, fn))
             self._group_agg(node, fn, r, key_fn, src, self.fn(g.fn))
         return r
+
+    def _fold_item(self, fold: Fold, cell: str, x: str, node: n.Node, fn: _Func, fn_text: dict[int, str]) -> None:
+        """One item x into one fold's accumulator cell (in a loop that `break` leaves)."""
+        if fold.kind == "reduce" and not (type(fold.f) is n.BuiltinRef and "reduced" not in fold.f.builtin.name):  # type: ignore[attr-defined]
+            fn.emit(f"if type({cell}) is _Reduced: break")  # a builtin never ends a reduce early
+        item = x
+        for kind, f in fold.stages:
+            value = self._apply(f, item, fn, fn_text)
+            if kind in ("filter", "remove"):
+                test = self.truth_of(value, f.arities[0].body if type(f) is n.Fn and id(f) not in fn_text
+                                     else node, fn)  # type: ignore[attr-defined]
+                fn.emit(f"if not {test}: break" if kind == "filter" else f"if {test}: break")
+            else:
+                item = fn.tmp()
+                fn.emit(f"{item} = {value}")
+                if kind == "keep":
+                    fn.emit(f"if {item} is None: break")
+        if fold.kind == "count":
+            fn.emit(f"{cell} += 1")
+            return
+        a = fn.tmp()
+        fn.emit(f"{a} = {cell}")
+        if fold.init is None:
+            fn.emit(f"if {a} is _NOVAL:")
+            with fn.block():
+                fn.emit(f"{cell} = {item}")
+                fn.emit("break")
+        fn.emit(f"{cell} = {self._fold_step(fold.f, a, item, fn, fn_text)}")  # type: ignore[arg-type]
 
     def _group_agg(self, node: n.Call, fn: _Func, r: str, key: str, coll: str, f: str) -> None:
         """r = (update-vals (group-by key coll) f): one columnar pass when coll is a table and f

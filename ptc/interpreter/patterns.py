@@ -291,19 +291,31 @@ _REFS = (n.Local, n.BuiltinRef, n.GlobalRef, n.Const)  # naming a fn evaluates n
 
 
 @dataclass
+class Fold:
+    """One fold of a group in the body of `(update-vals (group-by key coll) (fn [g] body))`:
+    `(count (stages... g))` or `(reduce f [init] (stages... g))`."""
+
+    site: n.Call  # the fold's node in the body
+    stages: list[tuple[str, n.Node]]  # applied to each item, innermost first
+    kind: str  # "reduce" or "count"
+    f: n.Node | None
+    init: n.Node | None
+
+
+@dataclass
 class GroupedFold:
-    """`(update-vals (group-by key coll) (fn [g] (reduce f [init] (stages... g))))`, or with
-    `(count (stages... g))`: a fold of each group, which one pass over coll can compute
-    (each group's items are folded in the same order as after grouping)."""
+    """`(update-vals (group-by key coll) (fn [g] body))` where g is used only by folds of the
+    group, each evaluated once per group (`(fn [g] (reduce + (map :x g)))`, `(fn [g] {:n (count
+    g) :avg (/ (reduce + (map :x g)) (count g))})`...): one pass over coll can compute every fold
+    of every group, then body runs once per group with the folds' values (each group's items
+    folded in the order the group would hold them)."""
 
     key: n.Node
     coll: n.Node
     group_by: n.Call
     fn: n.Fn
-    stages: list[tuple[str, n.Node]]  # applied to each item, innermost first
-    fold: str  # "reduce" or "count"
-    f: n.Node | None
-    init: n.Node | None
+    folds: list[Fold]
+    body: n.Node
 
 
 def grouped_fold(call: n.Call) -> GroupedFold | None:
@@ -321,8 +333,68 @@ def grouped_fold(call: n.Call) -> GroupedFold | None:
     a = fn.arities[0]
     if a.rest is not None or a.has_recur or len(a.params) != 1:
         return None
-    g, body = a.params[0], a.body
-    if type(body) is not n.Call or type(body.fn) is not n.BuiltinRef:
+    folds: list[Fold] = []
+    if not _folds_in(a.body, a.params[0], folds) or not folds:
+        return None
+    fs = [x for fold in folds for x in (fold.f, *(s for _, s in fold.stages)) if x is not None]
+    if not all(inlinable(x) or type(x) in _REFS for x in fs):
+        return None  # a fn computed by an expression: evaluated per group, so kept as written
+    if (len(folds) > 1 or folds[0].site is not a.body) and not all(_pure_fn(x) for x in fs):
+        return None  # several folds are computed interleaved: only fns with no effect may be
+    return GroupedFold(grouping.args[0], grouping.args[1], grouping, fn, folds, a.body)
+
+
+# nodes whose parts (those _parts_of gives) are each evaluated exactly once when they are
+_ONCE = (n.Call, n.Let, n.Do, n.KeywordCall, n.VectorLit, n.MapLit, n.SetLit, n.If, n.And, n.Or)
+
+
+def _folds_in(node: n.Node, g: n.Binding, out: list[Fold]) -> bool:
+    """Collect the folds of g in node into out; False when g is used any other way, or by a
+    fold that might not be evaluated exactly once (in a branch, a loop, a nested fn...)."""
+    if type(node) is n.Call and (fold := _fold_of(node, g)) is not None:
+        out.append(fold)
+        return True
+    if not mentions(node, g):
+        return True
+    if type(node) not in _ONCE:
+        return False
+    parts = _parts_of(node)
+    return all(_folds_in(x, g, out) for x in parts) and not any(mentions(x, g) for x in _branches_of(node))
+
+
+def _parts_of(node: Any) -> list[Any]:
+    """The parts of an _ONCE node evaluated every time it is (a branch is not)."""
+    t = type(node)
+    if t is n.Call:
+        return [node.fn, *node.args]
+    if t is n.Let:
+        return [*(x for _, x in node.bindings), node.body]
+    if t is n.Do:
+        return list(node.body)
+    if t is n.KeywordCall:
+        return [node.target] + ([node.default] if node.default is not None else [])
+    if t is n.MapLit:
+        return [x for kv in node.pairs for x in kv]
+    if t is n.If:
+        return [node.test]
+    if t is n.And or t is n.Or:
+        return node.items[:1]
+    return list(node.items)  # VectorLit, SetLit
+
+
+def _branches_of(node: Any) -> list[Any]:
+    """The parts of an _ONCE node that may not be evaluated."""
+    t = type(node)
+    if t is n.If:
+        return [node.then, node.else_]
+    if t is n.And or t is n.Or:
+        return node.items[1:]
+    return []
+
+
+def _fold_of(body: n.Call, g: n.Binding) -> Fold | None:
+    """The fold body is, when it is `(count (stages... g))` or `(reduce f [init] (stages... g))`."""
+    if type(body.fn) is not n.BuiltinRef:
         return None
     name, args = body.fn.builtin.qualified, body.args
     if name == "count" and len(args) == 1:
@@ -341,6 +413,11 @@ def grouped_fold(call: n.Call) -> GroupedFold | None:
         over = stage[2]
     if not (type(over) is n.Local and over.binding is g):
         return None
-    if not all(inlinable(x) or type(x) in _REFS for x in [f, *(s for _, s in stages)] if x is not None):
-        return None  # a fn computed by an expression: evaluated per group, so kept as written
-    return GroupedFold(grouping.args[0], grouping.args[1], grouping, fn, stages[::-1], name, f, init)
+    return Fold(body, stages[::-1], name, f, init)
+
+
+def _pure_fn(f: n.Node) -> bool:
+    """f has no effect but its value (a keyword, a builtin of _PURE, a literal fn calling only those)."""
+    if type(f) is n.Fn:
+        return all(_pure_node(x) for a in f.arities for x in walk(a.body))
+    return pure_stage(f)
