@@ -203,6 +203,8 @@ def programs(d: dict[str, list[Row]]) -> list[tuple[str, str, Callable[[], Any]]
          fnil_totals),
         ("group stats for", "(into {} (for [[k rows] (group-by :status data/orders)] "
                             "[k {:n (count rows) :total (reduce + (map :amount rows))}]))", group_stats),
+        ("group stats fn", "(update-vals (group-by :status data/orders) "
+                           "(fn [g] {:n (count g) :total (reduce + (map :amount g))}))", group_stats),
         # sorting and top-k
         ("sort-by > top10", "(mapv :id (take 10 (sort-by :amount > data/orders)))",
          lambda: [o["id"] for o in sorted(orders, key=lambda o: o["amount"], reverse=True)[:10]]),

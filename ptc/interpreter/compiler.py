@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterator
 
 from . import nodes as n
 from . import values as v
-from .patterns import (CountedLoop, Fold, GroupedFold, counted_loop, grouped_fold, inlinable, int_valued,
+from .patterns import (CountedLoop, Fold, GroupedFold, counted_loop, grouped_fold, grouped_for, inlinable, int_valued,
                        integer_accumulators, pure_stage, recurs_to, stage_of, transient_update, walk)
 from .columnar.expr import ATTR as COLUMN_ATTR
 from .columnar.dispatch import MAYBE_COLUMNAR, NO, columnar, fused_rows, group_agg
@@ -135,6 +135,7 @@ class Compiler:
         # a row local -> the local that holds whether the row is a host dict
         self.row_is_dict: dict[str, str] = {}
         self.substituted: dict[int, str] = {}  # id of a node -> the Python name holding its value (see grouped)
+        self.unfused: set[int] = set()  # calls compiled as written (the general branch of a fused form)
 
     # -- naming ---------------------------------------------------------------------
 
@@ -619,6 +620,8 @@ class Compiler:
                         fn.emit(f"if {t} is _NOVAL: {t} = {f0}()")
                         fn.emit(f"elif type({t}) is _Reduced: {t} = {t}.val")
                     subs[id(g.folds[i].site)] = t
+                if g.key_binding is not None:
+                    fn.emit(f"{g.key_binding.py} = {k}")
                 saved, self.substituted = self.substituted, {**self.substituted, **subs}
                 try:
                     fn.emit(f"{r}[{k}] = {self.expr(g.body, fn)}", g.body)
@@ -628,7 +631,15 @@ class Compiler:
         fn.emit("else:")
         with fn.block():
             key_fn = fn_text.get(id(g.key)) or (self.fn(g.key) if type(g.key) is n.Fn else self.expr(g.key, fn))
-            self._group_agg(node, fn, r, key_fn, src, self.fn(g.fn))
+            if g.fn is not None:
+                self._group_agg(node, fn, r, key_fn, src, self.fn(g.fn))
+            else:  # the form as written, over the values already evaluated
+                saved, self.substituted = self.substituted, {**self.substituted, id(g.coll): src, id(g.key): key_fn}
+                self.unfused.add(id(node))
+                try:
+                    fn.emit(f"{r} = {self.expr(node, fn)}", node)
+                finally:
+                    self.substituted = saved
         return r
 
     def _fold_item(self, fold: Fold, cell: str, x: str, node: n.Node, fn: _Func, fn_text: dict[int, str]) -> None:
@@ -839,6 +850,10 @@ class Compiler:
                 return stepped
         if fast and head.builtin.qualified == "apply" and _extreme_by_literal(node):  # type: ignore[attr-defined]
             return self.extreme(node, fn)
+        if fast and head.builtin.qualified == "into" and id(node) not in self.unfused:  # type: ignore[attr-defined]
+            fold = grouped_for(node)
+            if fold is not None:
+                return self.grouped(node, fold, fn)
         if fast and head.builtin.qualified == "into" and _into_map_for(node):  # type: ignore[attr-defined]
             return self.into_map_for(node, fn)
         if type(head) is n.BuiltinRef and head.builtin.qualified == "update-vals" and _groups_of(node):

@@ -313,9 +313,10 @@ class GroupedFold:
     key: n.Node
     coll: n.Node
     group_by: n.Call
-    fn: n.Fn
+    fn: n.Fn | None  # None for the `(into {} (for [[k g] (group-by ...)] [k body]))` form
     folds: list[Fold]
     body: n.Node
+    key_binding: n.Binding | None = None  # k of that form: the group's key where body runs
 
 
 def grouped_fold(call: n.Call) -> GroupedFold | None:
@@ -342,6 +343,52 @@ def grouped_fold(call: n.Call) -> GroupedFold | None:
     if (len(folds) > 1 or folds[0].site is not a.body) and not all(_pure_fn(x) for x in fs):
         return None  # several folds are computed interleaved: only fns with no effect may be
     return GroupedFold(grouping.args[0], grouping.args[1], grouping, fn, folds, a.body)
+
+
+def grouped_for(call: n.Call) -> GroupedFold | None:
+    """`(into {} (for [[k g] (group-by key coll)] [k body]))`, body using g only in folds
+    (see grouped_fold): the same one pass, body run per group with k bound to its key."""
+    if len(call.args) != 2 or not (type(call.args[0]) is n.Const and call.args[0].value == {}):
+        return None
+    loop = call.args[1]
+    if not (type(loop) is n.For and loop.collect and len(loop.clauses) == 2):
+        return None
+    bind, lets = loop.clauses
+    grouping = bind.coll
+    if not (bind.kind == "bind" and lets.kind == "let" and type(grouping) is n.Call and type(grouping.fn) is n.BuiltinRef
+            and grouping.fn.builtin.qualified == "group-by" and len(grouping.args) == 2):
+        return None
+    pair = _pair_destructured(bind.binding, lets.lets or [])
+    body = loop.body
+    if pair is None or not (type(body) is n.VectorLit and len(body.items) == 2):
+        return None
+    k, g = pair
+    if not (type(body.items[0]) is n.Local and body.items[0].binding is k):
+        return None
+    folds: list[Fold] = []
+    value = body.items[1]
+    if not _folds_in(value, g, folds) or not folds or mentions(value, bind.binding):  # type: ignore[arg-type]
+        return None
+    fs = [x for fold in folds for x in (fold.f, *(s for _, s in fold.stages)) if x is not None]
+    if not all((inlinable(x) or type(x) in _REFS) and _pure_fn(x) for x in fs):
+        return None
+    return GroupedFold(grouping.args[0], grouping.args[1], grouping, None, folds, value, k)
+
+
+def _pair_destructured(item: n.Binding | None, lets: list[tuple[n.Binding, n.Node]]) -> tuple[n.Binding, n.Binding] | None:
+    """(k, g) when lets are what `[k g]` destructuring of item makes (a local for item, then k
+    and g as its items 0 and 1), else None."""
+    if item is None or len(lets) != 3:
+        return None
+    (vec, whole), (k, first), (g, second) = lets
+    if not (type(whole) is n.Local and whole.binding is item):
+        return None
+    for node, i in ((first, 0), (second, 1)):
+        if not (type(node) is n.Call and type(node.fn) is n.RuntimeRef and node.fn.name == "nth_or_nil"
+                and len(node.args) == 2 and type(node.args[0]) is n.Local and node.args[0].binding is vec
+                and type(node.args[1]) is n.Const and node.args[1].value == i):
+            return None
+    return k, g
 
 
 # nodes whose parts (those _parts_of gives) are each evaluated exactly once when they are
