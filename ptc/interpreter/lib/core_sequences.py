@@ -977,7 +977,7 @@ def _keyword_runs(coll: Any, hk: str | None, f: Callable[[Any], Any]) -> Iterato
     n, start, prev = len(coll), 0, _NO
     for lo in range(0, n, 4096):
         block = coll[lo:lo + 4096]
-        keys = [x.get(hk) if hk is not None and type(x) is dict else f(x) for x in block]
+        keys = [x.get(hk) if type(x) is _dict else f(x) for x in block] if hk is not None else list(_pymap(f, block))
         if set(_pymap(type, keys)) <= _TEXT_KEYS:
             cuts: Iterable[int] = itertools.compress(range(lo + 1, lo + len(keys)), _pymap(operator.ne, keys[1:], keys[:-1]))
         else:
