@@ -612,6 +612,7 @@ class Compiler:
             fn.emit(f"_grown(len({acc})); {r} = {{}}")
             fn.emit(f"for {k}, {cells} in {acc}.items():")
             with fn.block():
+                fn.tick(g.body)  # the body runs once per group: a step each, as the fn's call would be
                 subs = {}
                 for i, f0 in enumerate(firsts):
                     t = fn.tmp()
