@@ -849,6 +849,10 @@ class Compiler:
             stepped = self.iterated(node, fn)
             if stepped is not None:
                 return stepped
+        if fast and head.builtin.qualified in ("take-while", "drop-while") and len(node.args) == 2:  # type: ignore[attr-defined]
+            gen = self.while_seq(node, fn)
+            if gen is not None:
+                return gen
         if fast and head.builtin.qualified == "apply" and _extreme_by_literal(node):  # type: ignore[attr-defined]
             return self.extreme(node, fn)
         if fast and head.builtin.qualified == "into" and id(node) not in self.unfused:  # type: ignore[attr-defined]
@@ -957,6 +961,38 @@ class Compiler:
             fn.emit(f"{r} = {self.builtin(node.fn.builtin)}({self.mark(node)}{self.builtin(which.builtin)}, "  # type: ignore[attr-defined]
                     f"{fv}, {items.py})", node)
         return r
+
+    def while_seq(self, node: n.Call, fn: _Func) -> str | None:
+        """`(take-while pred coll)` / `(drop-while pred coll)` with a keyword or a literal fn of
+        one argument: a generator with the test inlined (a step per item tested, as the fn's
+        call would charge), so each item costs no call."""
+        f, coll = node.args
+        if not inlinable(f):
+            return None
+        p = f.arities[0].params[0].py if type(f) is n.Fn else self.fresh("l_item")  # type: ignore[attr-defined]
+        with fn.capture() as buf:
+            value = self.expr(f.arities[0].body, fn) if type(f) is n.Fn else \
+                self.keyword_lookup(fn, f, p, f.value, None)  # type: ignore[attr-defined]
+            test = self.truth_of(value, f.arities[0].body if type(f) is n.Fn else node, fn)  # type: ignore[attr-defined]
+        if buf:  # the test needs statements: the fn is called instead
+            return None
+        take = node.fn.builtin.qualified == "take-while"  # type: ignore[attr-defined]
+        caps = list(dict.fromkeys(_captured(f)))
+        factory = self.fresh("_mkw")
+        lines = [Line(0, f"def {factory}({', '.join(caps)}):", -1),
+                 Line(1, "def _while(_items):", -1),
+                 Line(2, "global _n", -1),
+                 Line(2, f"for {p} in _items:", -1),
+                 Line(3, "_n -= 1", -1),
+                 Line(3, "if _n < 0: _budget()", self.pos(f))]
+        if take:
+            lines += [Line(3, f"if not {test}: return", self.pos(f)), Line(3, f"yield {p}", -1)]
+        else:
+            lines += [Line(3, f"if not {test}:", self.pos(f)), Line(4, f"yield {p}", -1), Line(4, "break", -1),
+                      Line(2, "yield from _items", -1)]
+        self.factories.append(lines + [Line(1, "return _while", -1)])
+        who = node.fn.builtin.qualified  # type: ignore[attr-defined]
+        return f"_while_seq({factory}({', '.join(caps)}), {self.mark(node)}{self.expr(coll, fn)}, {who!r})"
 
     def iterated(self, node: n.Call, fn: _Func) -> str | None:
         """`(iterate (fn [x] ...) x0)` with the fn's body inlined in the loop that realizes the

@@ -188,6 +188,13 @@ def _iterated(steps: Callable[[Any, int, Callable[[Any], None]], None], x: Any) 
     return LazySeq(Iterated(steps, x))
 
 
+def _while_seq(gen: Callable[[Iterator[Any]], Iterator[Any]], coll: Any, who: str) -> LazySeq:
+    """take-while / drop-while with its test compiled into gen (see Compiler.while_seq); what
+    drop-while leaves of an infinite seq is infinite."""
+    items = iter(v.iter_seq(coll, who))
+    return LazySeq(Items(gen(items), who == "drop-while" and unbounded(coll)))
+
+
 def _extreme_of(who: str, want_max: bool, items: Any, keys: list[Any]) -> Any:
     """`(apply max-key f items)` from keys computed by a fused map (see Compiler.extreme)."""
     from .lib.core_collections import extreme_of
@@ -499,7 +506,7 @@ RT.update({
     "_FUSE_REAL": frozenset({v.PList, v.PVector, v.MapEntry, list, tuple, v.Table}), "_lazy_chunks": _lazy_chunks, "_grown": _grown, "_cat": _cat,
     "_SEQ_OK": frozenset({v.PList, v.PVector, v.MapEntry, list, tuple, v.LazySeq, v.Table}), "_fused_seq": _fused_seq,
     "_kept": _kept,
-    "_lazy_for": _lazy_for, "_iterated": _iterated, "_extreme_of": _extreme_of, "_seq_chunks": _seq_chunks, "_unbounded": unbounded, "_map_of": v.map_of, "_ABSENT": _NoValue(),
+    "_lazy_for": _lazy_for, "_iterated": _iterated, "_while_seq": _while_seq, "_extreme_of": _extreme_of, "_seq_chunks": _seq_chunks, "_unbounded": unbounded, "_map_of": v.map_of, "_ABSENT": _NoValue(),
     "_KEYT": frozenset({str, int, float, bool, type(None), v.Keyword}), "_as_key": v.as_key,
     # maps and vectors a transient reduce may rebuild (a sorted map keeps its own order: not these)
     "_MAP_TYPES": frozenset({v.FMap, v.HMap, dict}), "_VEC_TYPES": frozenset({v.PVector, list, tuple}), "_data": _data,

@@ -515,7 +515,17 @@ def take_while(pred: Any, coll: Any = _NO) -> Any:
     if coll is _NO:
         return take_while_xf(pred)
     pred = as_fn(pred, "take-while")
-    return _lazy(itertools.takewhile(lambda x: truthy(pred(x)), iter_seq(coll, "take-while")))
+    return _lazy(_taken_while(pred, iter_seq(coll, "take-while")))
+
+
+def _taken_while(pred: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
+    """The leading items for which (pred item) is truthy (Clojure's truth: only nil and false
+    are falsey), with one call per item."""
+    for x in items:
+        r = pred(x)
+        if r is None or r is False:
+            return
+        yield x
 
 
 @builtin("drop-while", args=("[pred]", "[pred coll]"), category="sequences",
