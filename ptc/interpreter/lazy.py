@@ -374,7 +374,10 @@ class Linked(Source):
                         return top
                 elif t is Body:
                     stack[-1] = top.fn()
-                    context.tick(1)  # a body that only returns another lazy-seq still costs a step
+                    st = context.CURRENT  # a body that only returns another lazy-seq still costs a step
+                    st.steps += 1
+                    if st.steps > st.limits.max_steps or not st.steps & 255:
+                        context.tick(0)  # the step limit, and the deadline every 256 steps
                 elif top is None:
                     stack.pop()
                 elif t is LazySeq:
@@ -402,7 +405,8 @@ class Linked(Source):
 def linked(stack: list[Any]) -> "LazySeq":
     """A lazy seq read from a Linked stack (top last)."""
     src = Linked(stack)
-    s = LazySeq(src)
+    s = LazySeq.__new__(LazySeq)  # LazySeq(src) without its test of src
+    s._src, s._cache, s._ends, s._charged, s.origin = src, [], [], 0, None
     src.owner = s
     return s
 

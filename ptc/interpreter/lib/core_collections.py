@@ -813,12 +813,12 @@ def count(coll: Any) -> int:
 
 def _is_empty(x: Any, who: str) -> bool:
     t = type(x)
+    if t is LazySeq:
+        return lazy.head(x, _MISSING) is _MISSING
     if t in _INDEXED or t in _MAPS or t in _SETS:
         return len(x) == 0
     if x is None:
         return True
-    if t is LazySeq:
-        return lazy.head(x, _MISSING) is _MISSING
     raise runtime_error(f"{who}: expected a collection, got {_desc(x)}")
 
 
@@ -864,6 +864,8 @@ def empty(coll: Any) -> Any:
          ex=(("(seq [1 2])", "(1 2)"), ("(seq [])", "nil"), ("(seq {:a 1})", "([:a 1])")))
 def seq(coll: Any) -> Any:
     t = type(coll)
+    if t is LazySeq:  # first: the step of every walk of a lazy seq
+        return None if lazy.head(coll, _MISSING) is _MISSING else coll
     if t is PList:
         return coll if coll else None
     if t in _INDEXED:
@@ -875,8 +877,6 @@ def seq(coll: Any) -> Any:
         return PList(coll)
     if coll is None:
         return None
-    if t is LazySeq:
-        return None if _is_empty(coll, "seq") else coll
     if t in _MAPS or t in _SETS:
         if not coll:
             return None
@@ -890,12 +890,12 @@ def seq(coll: Any) -> Any:
          ex=(("(first [1 2 3])", "1"), ("(first [])", "nil"), ("(first {:a 1})", "[:a 1]")))
 def first(coll: Any) -> Any:
     t = type(coll)
+    if t is LazySeq:
+        return lazy.head(coll, None)
     if t in _INDEXED:
         return coll[0] if coll else None
     if coll is None:
         return None
-    if t is LazySeq:
-        return lazy.head(coll, None)
     if t in _MAPS or t in _SETS:
         for x in iter_seq(coll):
             return x
@@ -943,6 +943,8 @@ def last(coll: Any) -> Any:
 
 def _rest(coll: Any, who: str) -> Any:
     t = type(coll)
+    if t is LazySeq:
+        return lazy.view(coll, 1)
     if t in _INDEXED:
         n = len(coll)
         if n <= 1:
@@ -952,8 +954,6 @@ def _rest(coll: Any, who: str) -> Any:
         return PList(coll[1:])
     if coll is None:
         return EMPTY_LIST
-    if t is LazySeq:
-        return lazy.view(coll, 1)
     if t in _MAPS or t in _SETS:
         _big(len(coll), who)
         return PList(itertools.islice(iter_seq(coll), 1, None))
