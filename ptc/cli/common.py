@@ -166,13 +166,13 @@ def read_text_file(path: str, what: str) -> str:
 
 def read_json_file(path: str, what: str) -> Any:
     """The JSON value in a file, or a FileError naming it (binary, not UTF-8, invalid, nested too deeply)."""
+    from ptc.data.files import DataFileError, parse_json
+
     text = read_text_file(path, what)
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise FileError(f"{path} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
-    except RecursionError:
-        raise FileError(f"{path} is nested too deeply to read") from None
+        return parse_json(text, path)
+    except DataFileError as e:
+        raise FileError(str(e)) from None
 
 
 def open_replay(path: str, *, strict: bool = True) -> Any:

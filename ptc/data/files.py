@@ -58,7 +58,7 @@ def read_data(spec: str, base_dir: str | os.PathLike[str] | None = None) -> dict
             text = raw.decode("utf-8-sig")
         except UnicodeDecodeError as e:
             raise DataFileError(f"stdin is not UTF-8 text (byte {e.start})") from None
-        return _as_mapping(_json_value(text, "stdin"), "stdin", name)
+        return _as_mapping(parse_json(text, "stdin"), "stdin", name)
     value = _read(_resolve(file, base_dir), part)
     if isinstance(value, (_Tables, dict)):
         return _as_mapping(value, file, name)
@@ -155,8 +155,6 @@ def _read(path: Path, part: str | None) -> Any:
         raise DataFileError(f"cannot read {path}: {e.strerror or e}") from None
     except UnicodeDecodeError as e:
         raise DataFileError(f"{path} is not UTF-8 text (byte {e.start}); save it as UTF-8") from None
-    except json.JSONDecodeError as e:
-        raise DataFileError(f"{path} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
     except RecursionError:
         raise DataFileError(f"{path} is nested too deeply to read") from None
     except MemoryError:
@@ -174,7 +172,8 @@ def _text(path: Path, kind: str) -> str:
     return data.decode("utf-8-sig")
 
 
-def _json_value(text: str, where: str) -> Any:
+def parse_json(text: str, where: str) -> Any:
+    """The JSON value of text, or a DataFileError naming where it came from (invalid, nested too deeply)."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
@@ -185,7 +184,7 @@ def _json_value(text: str, where: str) -> Any:
 
 def _read_json(path: Path, part: str | None) -> Any:
     """A JSON object keeps its meaning (keys are data names); a top-level array of objects is a table."""
-    value = json.loads(_text(path, "JSON"))
+    value = parse_json(_text(path, "JSON"), str(path))
     if isinstance(value, list) and all(isinstance(row, dict) for row in value):
         return table_or_rows(value)
     return value
