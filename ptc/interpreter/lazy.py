@@ -159,6 +159,9 @@ class Chunks(Source):
         return self.gen
 
 
+DRAIN_BLOCK = 1 << 16  # items a drain of an indexable collection hands over at once
+
+
 class Slices(Source):
     """An indexable collection from position `start`: when chunked (vectors), the chunks end at
     multiples of 32 (a vector's own blocks, as Clojure's chunked seq of a vector), else one
@@ -177,9 +180,11 @@ class Slices(Source):
         return list(self.coll[i:end])
 
     def drain(self) -> Iterator[list[Any]]:
-        i, self.pos = self.pos, len(self.coll)
-        if i < len(self.coll):
-            yield list(self.coll[i:])
+        i, n = self.pos, len(self.coll)
+        self.pos = n
+        while i < n:  # blocks, so that a 50M-character string meets the limits as it is realized
+            yield list(self.coll[i:i + DRAIN_BLOCK])
+            i += DRAIN_BLOCK
 
 
 class Ints(Source):

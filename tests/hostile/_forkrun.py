@@ -34,6 +34,7 @@ class Outcome:
     printed: str | None = None  # ptc.pr_str(value), truncated
     print_error: str | None = None  # pr_str failed on the returned value
     detail: str = ""  # traceback for a crash, exit code for a death
+    peak_growth: int = 0  # bytes the child's peak resident memory grew by during ptc.run (Linux)
 
     def describe(self) -> str:
         if self.status == "value":
@@ -56,6 +57,10 @@ def _child(conn: Any, source: Any, kwargs: dict[str, Any], mem: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
     except (ValueError, OSError):  # pragma: no cover - platform without the limit
         pass
+    limits = kwargs.get("limits")
+    if limits is not None and limits.isolation == "process":  # the zygote starts once, not in the timed run
+        ptc.run("nil", limits=ptc.Limits(isolation="process"))
+    _reset_peak()
     start = time.perf_counter()
     try:
         result = ptc.run(source, **kwargs)
@@ -76,10 +81,40 @@ def _child(conn: Any, source: Any, kwargs: dict[str, Any], mem: int) -> None:
         elapsed = time.perf_counter() - start
         tb = "".join(traceback.format_exception(e)[-12:])
         out = Outcome("crash", elapsed, message=f"{type(e).__name__}: {str(e)[:500]}", detail=tb[-4000:])
+    out.peak_growth = _peak() - base if (base := _base) else 0
     try:
         conn.send(out)
     finally:
         conn.close()
+
+
+_base = 0
+
+
+def _status(field: str) -> int:
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith(field):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def _reset_peak() -> None:
+    """Start measuring the peak resident memory from now: the kernel resets VmHWM on "5"."""
+    global _base
+    try:
+        with open("/proc/self/clear_refs", "w") as fh:
+            fh.write("5")
+        _base = _status("VmRSS:")
+    except OSError:  # pragma: no cover - not Linux
+        _base = 0
+
+
+def _peak() -> int:
+    try:
+        return _status("VmHWM:")
+    except OSError:  # pragma: no cover
+        return 0
 
 
 def run_forked(source: Any, *, hard_timeout: float, mem: int = CHILD_MEMORY, **kwargs: Any) -> Outcome:

@@ -158,7 +158,9 @@ def group_keys(table: Any, e: tuple[Any, ...]) -> tuple[np.ndarray, list[Any]]:
     enc = pc.dictionary_encode(pa.array(combined))
     firsts = enc.dictionary.to_numpy(zero_copy_only=False)
     out_keys = []
-    for c in firsts.tolist():
+    for i, c in enumerate(firsts.tolist()):
+        if (i & 4095) == 4095:
+            context.check_deadline()
         parts_of = []
         for codes, keys in reversed(coded):
             c, i = divmod(c, max(1, len(keys)))
@@ -183,9 +185,11 @@ def groups(table: pa.Table, e: tuple[Any, ...]) -> dict[Any, Any]:
     ordered = selection(table).take(pa.array(order))
     out: dict[Any, Any] = {}
     start = 0
-    for key, size in zip(keys, sizes.tolist()):
+    for i, (key, size) in enumerate(zip(keys, sizes.tolist())):
         out[key] = Table(ordered.slice(start, size).table())
         start += size
+        if (i & 1023) == 1023:  # a million groups is a million slices: the clock is read as they are made
+            context.check_deadline()
     return out
 
 

@@ -500,6 +500,8 @@ def keyword(ns_or_name: Any, name_: Any = _NOARG) -> Keyword | None:
         if t is Keyword:
             return ns_or_name
         if t is str:
+            if len(ns_or_name) > 256:
+                check_string(len(ns_or_name), "keyword name")
             return Keyword(ns_or_name)
         if t is Symbol:
             return Keyword(ns_or_name.name)

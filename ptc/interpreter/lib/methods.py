@@ -14,7 +14,7 @@ import math
 from typing import Any, Callable, Iterable
 
 from .. import dates
-from ..context import check_size
+from ..context import check_size, check_string
 from ..errors import runtime_error
 from ..registry import REGISTRY, builtin
 from ..values import (
@@ -23,7 +23,7 @@ from ..values import (
 from .core_numbers import compare_values, describe
 from .core_strings import str_value
 from .regex import as_compiled, fullmatch
-from .string import JAVA_WS, _replace_literal, _replace_regex, split_regex
+from .string import JAVA_WS, built, cased, _replace_literal, _replace_regex, split_regex
 
 STR = (str,)
 NUM = (int, float)
@@ -119,23 +119,23 @@ def _int(who: str, x: Any) -> int:
 @method("toUpperCase", STR, "[s]", "s in upper case (as clojure.string/upper-case).",
         (('(.toUpperCase "abc")', '"ABC"'),))
 def to_upper(s: str) -> str:
-    return s.upper()
+    return cased(".toUpperCase", s, str.upper)
 
 
 @method("toLowerCase", STR, "[s]", "s in lower case.", (('(.toLowerCase "AbC")', '"abc"'),))
 def to_lower(s: str) -> str:
-    return s.lower()
+    return cased(".toLowerCase", s, str.lower)
 
 
 @method("trim", STR, "[s]", "s without leading and trailing spaces and control characters.",
         (('(.trim "  a b ")', '"a b"'),))
 def trim(s: str) -> str:
-    return s.strip(_TRIM)
+    return built(s.strip(_TRIM), ".trim")
 
 
 @method("strip", STR, "[s]", "s without leading and trailing whitespace.", (('(.strip " a ")', '"a"'),))
 def strip(s: str) -> str:
-    return s.strip(JAVA_WS)
+    return built(s.strip(JAVA_WS), ".strip")
 
 
 @method("length", STR, "[s]", "The number of characters of s.", (('(.length "hello")', "5"),))
@@ -269,7 +269,10 @@ def compare_to_ignore_case(s: str, other: Any) -> int:
 
 @method("concat", STR, "[s other]", "s followed by other.", (('(.concat "ab" "cd")', '"abcd"'),))
 def concat(s: str, other: Any) -> str:
-    return s + _str(".concat", other)
+    other = _str(".concat", other)
+    if len(s) + len(other) > 256:
+        check_string(len(s) + len(other), ".concat result")
+    return s + other
 
 
 @method("repeat", STR, "[s n]", "s repeated n times.", (('(.repeat "ab" 3)', '"ababab"'),))
@@ -277,8 +280,6 @@ def repeat(s: str, n: Any) -> str:
     n = _int(".repeat", n)
     if n < 0:
         raise runtime_error(f"(.repeat s {n}): count is negative")
-    from ..context import check_string
-
     check_string(len(s) * n)
     return s * n
 

@@ -8,7 +8,7 @@ from .. import context
 from ..context import check_string, tick
 from ..errors import runtime_error
 from ..registry import builtin
-from ..values import MAP_TYPES, Regex, as_fn, iter_all, map_items, vec
+from ..values import MAP_TYPES, PACE, Regex, as_fn, iter_all, map_items, vec
 from .core_numbers import describe
 from .core_strings import SIZED_TYPES, join_texts, str_value
 from .regex import Compiled, as_compiled, groups_of, iter_spans, search
@@ -30,6 +30,22 @@ def _s(who: str, s: Any) -> str:
 
 def _cap() -> int:
     return context.CURRENT.limits.max_string
+
+
+def built(out: str, who: str) -> str:
+    """A string a builtin made from its argument (case, trim, reverse of a data string can be
+    longer than max_string, which bounds every string a program builds): refused past it."""
+    if len(out) > _SMALL:
+        check_string(len(out), who + " result")
+    return out
+
+
+def cased(who: str, s: str, case: Any) -> str:
+    """s upper- or lower-cased: the result is never shorter, so s is measured before the copy
+    is made; a few characters expand ("\ufb03" -> "FFI"), so the result is measured too."""
+    if len(s) > _SMALL:
+        check_string(len(s), who + " result")
+    return built(case(s), who)
 
 
 @builtin("join", ns=NS, args=("[coll]", "[separator coll]"), category="strings",
@@ -310,19 +326,13 @@ def re_quote_replacement(replacement: Any) -> str:
 @builtin("upper-case", ns=NS, args="[s]", category="strings", doc="s in upper case.",
          ex=(("(str/upper-case \"abc\")", "\"ABC\""),))
 def upper_case(s: Any) -> str:
-    out = _s("str/upper-case", s).upper()
-    if len(out) > len(s):  # some characters expand ("\ufb03" -> "FFI")
-        check_string(len(out), "str/upper-case result")
-    return out
+    return cased("str/upper-case", _s("str/upper-case", s), str.upper)
 
 
 @builtin("lower-case", ns=NS, args="[s]", category="strings", doc="s in lower case.",
          ex=(("(str/lower-case \"ABC\")", "\"abc\""),))
 def lower_case(s: Any) -> str:
-    out = _s("str/lower-case", s).lower()
-    if len(out) > len(s):  # a few characters expand ("\u0130" -> "i\u0307")
-        check_string(len(out), "str/lower-case result")
-    return out
+    return cased("str/lower-case", _s("str/lower-case", s), str.lower)
 
 
 @builtin("capitalize", ns=NS, args="[s]", category="strings",
@@ -330,34 +340,31 @@ def lower_case(s: Any) -> str:
          ex=(("(str/capitalize \"hELLO\")", "\"Hello\""),))
 def capitalize(s: Any) -> str:
     s = _s("str/capitalize", s)
-    out = s.upper() if len(s) < 2 else s[0].upper() + s[1:].lower()
-    if len(out) > len(s):
-        check_string(len(out), "str/capitalize result")
-    return out
+    return cased("str/capitalize", s, lambda t: t.upper() if len(t) < 2 else t[0].upper() + t[1:].lower())
 
 
 @builtin("trim", ns=NS, args="[s]", category="strings", doc="s without leading and trailing whitespace.",
          ex=(("(str/trim \"  a b \\n\")", "\"a b\""),))
 def trim(s: Any) -> str:
-    return _s("str/trim", s).strip(JAVA_WS)
+    return built(_s("str/trim", s).strip(JAVA_WS), "str/trim")
 
 
 @builtin("triml", ns=NS, args="[s]", category="strings", doc="s without leading whitespace.",
          ex=(("(str/triml \"  a \")", "\"a \""),))
 def triml(s: Any) -> str:
-    return _s("str/triml", s).lstrip(JAVA_WS)
+    return built(_s("str/triml", s).lstrip(JAVA_WS), "str/triml")
 
 
 @builtin("trimr", ns=NS, args="[s]", category="strings", doc="s without trailing whitespace.",
          ex=(("(str/trimr \"  a \")", "\"  a\""),))
 def trimr(s: Any) -> str:
-    return _s("str/trimr", s).rstrip(JAVA_WS)
+    return built(_s("str/trimr", s).rstrip(JAVA_WS), "str/trimr")
 
 
 @builtin("trim-newline", ns=NS, args="[s]", category="strings", doc="s without trailing newline and return characters.",
          ex=(("(str/trim-newline \"line\\r\\n\")", "\"line\""),))
 def trim_newline(s: Any) -> str:
-    return _s("str/trim-newline", s).rstrip("\r\n")
+    return built(_s("str/trim-newline", s).rstrip("\r\n"), "str/trim-newline")
 
 
 @builtin("blank?", ns=NS, args="[s]", category="strings", doc="True if s is nil, empty, or only whitespace.",
@@ -424,7 +431,7 @@ def last_index_of(s: Any, value: Any, from_index: Any = _NOARG) -> int | None:
 @builtin("reverse", ns=NS, args="[s]", category="strings", doc="s with its characters in reverse order.",
          ex=(("(str/reverse \"abc\")", "\"cba\""),))
 def reverse(s: Any) -> str:
-    return _s("str/reverse", s)[::-1]
+    return built(_s("str/reverse", s)[::-1], "str/reverse")
 
 
 @builtin("escape", ns=NS, args="[s cmap]", category="strings",
@@ -438,14 +445,17 @@ def escape(s: Any, cmap: Any) -> str:
         for k, v in map_items(cmap):
             if type(k) is str and len(k) == 1 and v is not None:
                 table[ord(k)] = v if type(v) is str else str_value(v)
-        longest = max(map(len, table.values()), default=1)
-        if len(s) * max(1, longest) > cap:
-            size = sum(len(table[o]) if o in table else 1 for o in map(ord, s))
-            check_string(size)
-        out = s.translate(table)
-        if len(out) > _SMALL:
-            check_string(len(out))
-        return out
+        if len(s) <= PACE:
+            return built(s.translate(table), "str/escape")
+        blocks: list[str] = []  # a large s a block at a time: its result is measured as it grows
+        total = 0
+        for i in range(0, len(s), PACE):
+            blocks.append(s[i:i + PACE].translate(table))
+            total += len(blocks[-1])
+            if total > cap:
+                check_string(total, "str/escape result")
+            context.check_deadline()
+        return built("".join(blocks), "str/escape")
     f = as_fn(cmap, "str/escape")
     parts: list[str] = []
     total = 0

@@ -1,0 +1,118 @@
+"""The growth matrix: every builtin that can build something bigger than its inputs, against
+the limit it must meet, inline and isolated.
+
+One rule (docs/security.md): a builtin checks the limits as it builds, size before
+allocation and the clock inside its loops, so the run ends with the limit error near the
+limit, in both modes, with the host's resident memory far below what the program asked for.
+Big inputs are generated here once (a 50M-character string, a million-row table) and reach
+the forked child that runs each case without being copied.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+import ptc
+from ptc import Limits
+
+from ._forkrun import run_forked
+
+TIMEOUT = 0.5  # the matrix's deadline: short, so that the cases that end by it keep the suite quick
+GROUPS_TIMEOUT = 1.0  # the table-engine issue's case: a million groups with timeout=1 ends by 1.5 s
+# How late after the deadline a limit error may arrive (the issue's bound).
+LATE = 0.5
+MEMORY = 256 << 20  # the default max_memory
+SLACK = 64 << 20  # memory is read every 16,000 steps: a run ends a little past the limit
+
+BIG_TEXT = "ab" * 25_000_000  # 50M characters: what a tool or a data file can hand a program
+
+
+def _table() -> Any:
+    pa = pytest.importorskip("pyarrow")
+    import numpy as np
+
+    n = 1_000_000
+    return pa.table({"id": np.arange(n), "v": np.arange(n, dtype=np.float64)})
+
+
+@dataclass
+class Case:
+    id: str
+    source: str
+    limit: str  # the limit named in the error ("a|b": either)
+    data: dict[str, Any] = field(default_factory=dict)
+    limits: dict[str, Any] = field(default_factory=dict)
+
+
+CASES = [
+    # joins: the cross product of two relations with no shared key
+    Case("set-join-product", "(count (clojure.set/join (map (fn [i] {:a i}) (range 3000)) "
+         "(map (fn [i] {:b i}) (range 3000))))", "timeout"),
+    Case("set-join-keyed-product", "(count (clojure.set/join (map (fn [i] {:k 1 :a i}) (range 3000)) "
+         "(map (fn [i] {:k 1 :b i}) (range 3000)) {:k :k}))", "timeout"),
+    # string builders
+    Case("concat-doubling", '(reduce (fn [a _] (.concat a a)) (apply str (repeat 1000 "x")) (range 30))',
+         "max_string"),
+    Case("str-doubling", '(reduce (fn [a _] (str a a)) "x" (range 40))', "max_string"),
+    Case("repeat-method", '(.repeat "ab" 100000000)', "max_string"),
+    Case("upper-case-data", "(str/upper-case data/s)", "max_string", {"s": BIG_TEXT}),
+    Case("lower-case-data", "(str/lower-case data/s)", "max_string", {"s": BIG_TEXT}),
+    Case("capitalize-data", "(str/capitalize data/s)", "max_string", {"s": BIG_TEXT}),
+    Case("reverse-data", "(str/reverse data/s)", "max_string", {"s": BIG_TEXT}),
+    Case("trim-data", "(str/trim data/s)", "max_string", {"s": BIG_TEXT}),
+    Case("to-upper-method-data", "(.toUpperCase data/s)", "max_string", {"s": BIG_TEXT}),
+    Case("expanding-upper-case", '(str/upper-case (apply str (repeat 999999 "\u00df")))', "max_string"),
+    Case("keyword-name", "(name (keyword data/s))", "max_string", {"s": BIG_TEXT}),
+    Case("escape-data", '(str/escape data/s {\\a "bb"})', "max_string", {"s": BIG_TEXT}),
+    Case("replace-data", '(str/replace data/s "a" "xyz")', "max_string", {"s": BIG_TEXT}),
+    Case("join-data", '(str/join "," data/s)', "max_string", {"s": BIG_TEXT}),
+    Case("format-width", '(format "%900000000d" 1)', "max_string"),
+    # collections from a large input
+    Case("frequencies-data", "(frequencies data/s)", "timeout", {"s": BIG_TEXT}),
+    Case("set-data", "(set data/s)", "timeout", {"s": BIG_TEXT}),
+    Case("distinct-data", "(count (distinct data/s))", "timeout", {"s": BIG_TEXT}),
+    Case("seq-data", "(count (seq data/s))", "max_collection", {"s": BIG_TEXT}),
+    Case("re-seq-data", '(count (re-seq #"a" data/s))', "timeout", {"s": BIG_TEXT}),
+    Case("split-data", '(str/split data/s #"a")', "max_collection", {"s": BIG_TEXT}),
+    Case("repeat-into", "(into [] (repeat 5000000 1))", "max_collection"),
+    Case("range-vec", "(vec (range 100000000))", "max_collection"),
+    Case("for-product", "(count (for [a (range 5000) b (range 5000)] [a b]))", "timeout|max_memory"),
+    # integers
+    Case("bigint", "(reduce *' (range 1 100000))", "max_int_bits"),
+]
+
+
+@pytest.mark.parametrize("isolation", ["inline", "process"])
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_growing_builtin_meets_its_limit(case: Case, isolation: str) -> None:
+    limits = Limits(timeout=TIMEOUT, isolation=isolation, **case.limits)
+    out = run_forked(case.source, hard_timeout=TIMEOUT + 20, data=case.data, limits=limits)
+    assert out.status == "error" and out.kind == "limit", out.describe()
+    assert any(name in out.message for name in case.limit.split("|")), out.describe()
+    assert out.elapsed <= TIMEOUT + LATE, out.describe()
+    if isolation == "inline":  # isolated, the program's memory is the child's, under RLIMIT_AS
+        assert out.peak_growth < MEMORY + SLACK, f"{out.peak_growth >> 20} MB: {out.describe()}"
+
+
+@pytest.mark.parametrize("isolation", ["inline", "process"])
+@pytest.mark.parametrize("source", [
+    "(count (group-by :id data/t))",
+    "(count (map (fn [[k rows]] {:k k :s (reduce + (map :v rows)) :m (apply max (map :v rows))}) "
+    "(group-by :id data/t)))",
+    "(count (into {} (for [[k rows] (group-by :id data/t)] [k (first (sort (map :v rows)))])))",
+], ids=["groups", "group-bodies", "group-for"])
+def test_a_million_groups_end_by_the_deadline(source: str, isolation: str) -> None:
+    out = run_forked(source, hard_timeout=GROUPS_TIMEOUT + 30, data={"t": _table()},
+                     limits=Limits(timeout=GROUPS_TIMEOUT, isolation=isolation))
+    assert out.status == "error" and out.kind == "limit" and "timeout" in out.message, out.describe()
+    assert out.elapsed <= GROUPS_TIMEOUT + LATE, out.describe()
+
+
+def test_the_matrix_limits_do_not_refuse_ordinary_work() -> None:
+    """The same builtins on ordinary inputs: the checks cost nothing visible and refuse nothing."""
+    r = ptc.run('[(str/upper-case "abc") (.concat "a" "b") (count (clojure.set/join [{:a 1 :b 2}] [{:a 1 :c 3}])) '
+                '(str/escape "a<b" {\\< "&lt;"}) (count (frequencies (apply str (repeat 1000 "ab"))))]')
+    assert ptc.to_python(r.value) == ["ABC", "ab", 1, "a&lt;b", 2]
