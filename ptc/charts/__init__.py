@@ -14,6 +14,7 @@ vl-convert-python (`pip install 'ptc[charts]'`), no browser.
 from __future__ import annotations
 
 import base64
+import functools
 import html
 from itertools import islice
 from pathlib import Path
@@ -50,10 +51,12 @@ class Chart:
         return f"{mark} chart" if isinstance(mark, str) else "chart"
 
     def to_svg(self) -> str:
-        return str(_vl_convert().vegalite_to_svg(self.spec, **_version()))
+        return _draw("svg", self.spec).decode("utf-8")
 
     def to_png(self, scale: float = 1.0) -> bytes:
-        return bytes(_vl_convert().vegalite_to_png(self.spec, scale=scale, **_version()))
+        if not 0 < scale <= MAX_SCALE:
+            raise ChartError(f"a PNG's scale must be above 0 and at most {MAX_SCALE:g}, got {scale:g}")
+        return _draw("png", self.spec, scale)
 
     def to_html(self) -> str:
         """A page holding the chart as an image: no script, no external URL."""
@@ -155,18 +158,26 @@ def render_chart(chart: Any, path: str | Path) -> Path:
     return chart.save(path)
 
 
-def _vl_convert() -> Any:
+MAX_SCALE = 4.0  # a PNG's scale: with the spec's bounded size, a bounded canvas
+
+
+def _draw(fmt: str, spec: dict[str, Any], scale: float = 1.0) -> bytes:
+    """The spec drawn by the render worker (ptc.charts.render), in the newest Vega-Lite that
+    vl-convert has in the major version specs are checked against."""
+    from . import render as worker
+
+    return worker.render(spec, fmt, scale, _version())
+
+
+def _version() -> str | None:
     try:
         import vl_convert
     except ImportError:
         raise ChartError(f"rendering charts needs vl-convert-python: {EXTRA}") from None
-    return vl_convert
+    return _newest(tuple(vl_convert.get_vegalite_versions()), str(vega_lite_major()))
 
 
-def _version() -> dict[str, str]:
-    """The newest Vega-Lite vl-convert has in the major version specs are checked against."""
-    major = str(vega_lite_major())
-    versions = [v for v in _vl_convert().get_vegalite_versions() if v.split(".")[0] == major]
-    if not versions:
-        return {}
-    return {"vl_version": max(versions, key=lambda v: tuple(int(p) for p in v.split(".")))}
+@functools.lru_cache(maxsize=4)
+def _newest(versions: tuple[str, ...], major: str) -> str | None:
+    mine = [v for v in versions if v.split(".")[0] == major]
+    return max(mine, key=lambda v: tuple(int(p) for p in v.split("."))) if mine else None

@@ -1,10 +1,14 @@
 """Checking a Vega-Lite spec before it leaves a program: safe, bounded, and valid.
 
 A spec is refused when it could reach outside the page that shows it (a `url`, an `href`
-channel, an image mark, a `$ref`, any URL-looking string outside the data rows), when its
-data is not inline rows, when it is too large or too deep, or when Vega-Lite's own JSON
-schema (shipped by the `altair` package, part of `ptc[charts]`) rejects it. Text inside a
-spec (titles, labels) is kept as it is: whatever renders it escapes it.
+channel, an image mark, a `$ref`, any URL-looking string outside the data rows, a CSS
+`url(` anywhere), when its data is not inline rows, when it is too large or too deep, when
+it could make the renderer build more than it holds (a canvas over MAX_PIXELS, a transform
+or expression that generates rows or text: `flatten`, `sequence(...)`, impute's generated
+keyvals, steps over MAX_STEPS), or when Vega-Lite's own JSON schema (shipped by the `altair`
+package, part of `ptc[charts]`) rejects it. Text inside a spec (titles, labels) is kept as
+it is: whatever renders it escapes it, and the renderer (render.py) drops the characters
+SVG cannot hold.
 """
 
 from __future__ import annotations
@@ -31,6 +35,21 @@ _FORBIDDEN_KEYS = {
     "loader": "charts cannot load anything",
 }
 _URLISH = re.compile(r"^\s*(?:[a-z][a-z0-9+.\-]*:)?//|^\s*(?:javascript|vbscript|data|file|https?|ftp|mailto):", re.I)
+# a CSS function that fetches, anywhere in a string (a colour "red url(http://...)" is drawn by the viewer)
+_CSS_FETCH = re.compile(r"(?:url|image|image-set|cross-fade|element)\s*\(|@import", re.I)
+_CSS_ESCAPE = re.compile(r"\\([0-9a-fA-F]{1,6})\s?|\\(.)", re.S)
+# Vega expression functions that build data or text of any size ("sequence(0, 3e7)")
+_GENERATING = re.compile(r"\b(?:sequence|pad|repeat|padStart|padEnd)\s*\(")
+MAX_PIXELS = 4_000  # width, height and step of a view: a bounded canvas
+MAX_STEPS = 1_000  # steps, bins and samples a transform may generate per group
+_PIXEL_KEYS = frozenset({"width", "height", "step", "continuousWidth", "continuousHeight", "discreteWidth",
+                         "discreteHeight", "padding", "spacing", "size", "fontSize", "strokeWidth"})
+_STEP_KEYS = frozenset({"steps", "maxbins", "maxsteps", "minsteps", "samples"})
+# transforms that multiply rows by an amount the data does not bound
+_GENERATING_TRANSFORMS = {
+    "flatten": "aggregate or reshape the rows in the program instead",
+    "sequence": "build the rows in the program instead",
+}
 
 
 class ChartError(ValueError):
@@ -76,6 +95,12 @@ def _walk(x: Any, path: str, depth: int, out: list[Any], slot: Any) -> int:
                 rows += _check_data(item, here)
                 copy[key] = {"values": []}
                 continue
+            if key in _GENERATING_TRANSFORMS:
+                raise ChartError(f"the {key!r} transform is not allowed{_where(here)}: {_GENERATING_TRANSFORMS[key]}")
+            if key == "keyvals" and isinstance(item, dict):
+                raise ChartError(f"impute keyvals must be a list of values{_where(here)}, not a sequence to generate")
+            if isinstance(item, (int, float)) and not isinstance(item, bool):
+                _bounded(key, item, here)
             if key == "mark" and (item == "image" or isinstance(item, dict) and item.get("type") == "image"):
                 raise ChartError(f"image marks are not allowed{_where(here)}: they load pictures from URLs")
             rows += _walk(item, here, depth + 1, copy, key)  # type: ignore[arg-type]
@@ -89,9 +114,30 @@ def _walk(x: Any, path: str, depth: int, out: list[Any], slot: Any) -> int:
         if isinstance(x, str):
             if _URLISH.search(x):
                 raise ChartError(f"URLs are not allowed in a chart{_where(path)}: {x[:60]!r}")
+            _no_fetch(x, path)
+            if _GENERATING.search(x):
+                raise ChartError(f"expressions that generate data or text (sequence, pad, repeat) are not allowed"
+                                 f"{_where(path)}: build the values in the program instead")
         elif x is not None and not isinstance(x, (bool, int, float)):
             raise ChartError(f"chart spec values must be JSON-like, got {type(x).__name__}{_where(path)}")
     return rows
+
+
+def _bounded(key: str, n: float, path: str) -> None:
+    """A number that sizes the canvas or the rows a transform generates, within its bound."""
+    if key in _PIXEL_KEYS and abs(n) > MAX_PIXELS:
+        raise ChartError(f"{key} {n:g} is too large{_where(path)}: at most {MAX_PIXELS} pixels")
+    if key in _STEP_KEYS and abs(n) > MAX_STEPS:
+        raise ChartError(f"{key} {n:g} is too large{_where(path)}: at most {MAX_STEPS}")
+
+
+def _no_fetch(text: str, path: str) -> None:
+    """Refuse a string that CSS would read as a fetch (url(...), with or without escapes)."""
+    if "(" not in text and "@" not in text:
+        return
+    plain = _CSS_ESCAPE.sub(lambda m: chr(int(m[1], 16)) if m[1] and int(m[1], 16) < 0x110000 else (m[2] or ""), text)
+    if _CSS_FETCH.search(plain):
+        raise ChartError(f"CSS that fetches (url(...)) is not allowed in a chart{_where(path)}: {text[:60]!r}")
 
 
 def _check_data(data: Any, path: str) -> int:
@@ -103,8 +149,12 @@ def _check_data(data: Any, path: str) -> int:
                 if not isinstance(key, str) or not (value is None or isinstance(value, (str, bool, int, float))):
                     raise ChartError(f"chart rows hold names mapped to numbers, strings, booleans or nil"
                                      f"{_where(f'{path}.values[{i}]')}")
+                if isinstance(value, str):  # a row's text can be drawn as a colour
+                    _no_fetch(value, f"{path}.values[{i}]")
         elif not (row is None or isinstance(row, (str, bool, int, float))):
             raise ChartError(f"chart rows must be maps or plain values{_where(f'{path}.values[{i}]')}")
+        elif isinstance(row, str):
+            _no_fetch(row, f"{path}.values[{i}]")
     return len(data["values"])
 
 
