@@ -34,6 +34,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "table": ("ptc.data.files", "table"),
     "read_data": ("ptc.data.files", "read_data"),
     "DataFileError": ("ptc.data.arrow", "DataFileError"),
+    "LoadLimits": ("ptc.data.limits", "LoadLimits"),
     "to_arrow": ("ptc.data.results", "to_arrow"),
     "to_pandas": ("ptc.data.results", "to_pandas"),
     "write_table": ("ptc.data.results", "write_table"),

@@ -19,19 +19,21 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .arrow import DataFileError, has_pyarrow, require, table_or_rows
+from .limits import LoadLimits, current, loading
 
 NAME = re.compile(r"^[A-Za-z_][\w?!*+<>=-]*$")  # what data/NAME can read
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
-def table(path: str | os.PathLike[str]) -> Any:
+def table(path: str | os.PathLike[str], limits: LoadLimits | None = None) -> Any:
     """One table from a file: a pyarrow Table (a list of dicts without pyarrow).
 
     `path` may end in `#PART` (a sheet, a database table or a query). A database with
     several tables needs one; a JSON object (several data values) is refused: pass its
-    keys as data with `read_data`."""
+    keys as data with `read_data`. Reading is bounded by `limits` (time, decompressed
+    size, columns, cell size: `ptc.LoadLimits`)."""
     file, part = split_part(os.fspath(path))
-    value = _read(Path(file), part)
+    value = _read(Path(file), part, limits)
     if isinstance(value, _Tables):
         if len(value) != 1:
             raise DataFileError(f"{file} holds {len(value)} tables ({', '.join(value) or 'none'}): pick one "
@@ -43,7 +45,8 @@ def table(path: str | os.PathLike[str]) -> Any:
     return value
 
 
-def read_data(spec: str, base_dir: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+def read_data(spec: str, base_dir: str | os.PathLike[str] | None = None,
+              limits: LoadLimits | None = None) -> dict[str, Any]:
     """`[NAME=]FILE[#PART]` -> {name: value}, the data/NAME a program reads.
 
     The name defaults to the file's stem (a picked database table keeps its own). A JSON
@@ -59,7 +62,7 @@ def read_data(spec: str, base_dir: str | os.PathLike[str] | None = None) -> dict
         except UnicodeDecodeError as e:
             raise DataFileError(f"stdin is not UTF-8 text (byte {e.start})") from None
         return _as_mapping(parse_json(text, "stdin"), "stdin", name)
-    value = _read(_resolve(file, base_dir), part)
+    value = _read(_resolve(file, base_dir), part, limits)
     if isinstance(value, (_Tables, dict)):
         return _as_mapping(value, file, name)
     if not _is_rows(value):
@@ -75,10 +78,10 @@ def read_data(spec: str, base_dir: str | os.PathLike[str] | None = None) -> dict
     return {name: value}
 
 
-def read_file(spec: str, base_dir: str | os.PathLike[str] | None = None) -> Any:
+def read_file(spec: str, base_dir: str | os.PathLike[str] | None = None, limits: LoadLimits | None = None) -> Any:
     """`FILE[#PART]` -> its whole value: a JSON file's value, a table, or a database's {table: table}."""
     file, part = split_part(spec)
-    value = _read(_resolve(file, base_dir), part)
+    value = _read(_resolve(file, base_dir), part, limits)
     return dict(value) if isinstance(value, _Tables) else value
 
 
@@ -131,8 +134,8 @@ def _as_mapping(value: Any, file: str, name: str | None) -> dict[str, Any]:
     return dict(value)
 
 
-def _read(path: Path, part: str | None) -> Any:
-    """Dispatch on the suffix; every failure becomes a DataFileError naming the file."""
+def _read(path: Path, part: str | None, limits: LoadLimits | None = None) -> Any:
+    """Dispatch on the suffix, under the load limits; every failure becomes a DataFileError naming the file."""
     if path.is_dir():
         raise DataFileError(f"{path} is a directory, not a data file")
     suffix = path.suffix.lower()
@@ -144,9 +147,12 @@ def _read(path: Path, part: str | None) -> Any:
         raise DataFileError(f"{path}: a #{part} suffix picks a sheet (.xlsx) or a table or query (.sqlite, .db, "
                             f".duckdb); a {suffix} file has none")
     try:
-        if path.stat().st_size == 0:
+        size = path.stat().st_size
+        if size == 0:
             raise DataFileError(f"{path} is empty")
-        return reader(path, part)
+        with loading(str(path), limits) as load:
+            load.check_bytes(size, "it is")
+            return reader(path, part)
     except DataFileError:
         raise
     except FileNotFoundError:
@@ -195,7 +201,10 @@ def _read_jsonl(path: Path, part: str | None) -> Any:
 
     Parsed by the stdlib (pyarrow's JSON reader crashes the process on deeply nested input)."""
     rows = []
+    load = current()
     for n, line in enumerate(_text(path, "JSON Lines").splitlines(), start=1):
+        if (n & 4095) == 0:
+            load.check_time()
         if not line.strip():
             continue
         try:
@@ -252,6 +261,7 @@ def _read_csv_arrow(path: Path, delimiter: str) -> Any:
             raise
         block = min(path.stat().st_size + 1, 2**31 - 1)  # a row longer than a block: one block for the file
         result = read({})
+    current().check_columns(result.num_columns)
     if any(pa.types.is_binary(f.type) or pa.types.is_large_binary(f.type) for f in result.schema):
         raise DataFileError(f"{path} is not UTF-8 text; save it as UTF-8")  # pyarrow reads such cells as bytes
     temporal = {f.name: pa.string() for f in result.schema if pa.types.is_temporal(f.type)}
@@ -269,6 +279,7 @@ def _read_csv_stdlib(path: Path, delimiter: str) -> list[dict[str, Any]]:
     with path.open(encoding="utf-8-sig", newline="") as fh:
         records = list(csv.reader(fh, delimiter=delimiter))
     header, body = records[0], [r for r in records[1:] if r]
+    current().check_columns(len(header))
     for n, record in enumerate(body, start=2):
         if len(record) != len(header):
             raise DataFileError(f"{path} row {n}: expected {len(header)} fields, got {len(record)}")
@@ -303,7 +314,22 @@ def _int(cell: str) -> int:
 
 
 def _read_parquet(path: Path, part: str | None) -> Any:
-    return require("pyarrow.parquet", "reading Parquet").read_table(path)
+    """The file's metadata is checked first: its columns, what it decompresses to, and the
+    average cell of each column chunk (one 300 MB cell compresses to a few kilobytes)."""
+    pq = require("pyarrow.parquet", "reading Parquet")
+    load = current()
+    meta = pq.ParquetFile(path).metadata
+    load.check_columns(meta.num_columns)
+    total = 0
+    for r in range(meta.num_row_groups):
+        group = meta.row_group(r)
+        for c in range(group.num_columns):
+            chunk = group.column(c)
+            total += chunk.total_uncompressed_size
+            load.check_cell(chunk.total_uncompressed_size / max(1, chunk.num_values), chunk.path_in_schema)
+        load.check_bytes(total, "it decompresses to")
+        load.check_time()
+    return pq.read_table(path)
 
 
 def _read_arrow(path: Path, part: str | None) -> Any:
@@ -312,30 +338,69 @@ def _read_arrow(path: Path, part: str | None) -> Any:
     import pyarrow.ipc as ipc
 
     try:
-        return ipc.open_file(pa.memory_map(str(path))).read_all()
+        reader = ipc.open_file(pa.memory_map(str(path)))
+        return _batches(reader.schema, (reader.get_batch(i) for i in range(reader.num_record_batches)))
     except pa.ArrowInvalid:
         pass
     try:
         with pa.OSFile(str(path)) as source:
-            return ipc.open_stream(source).read_all()
+            stream = ipc.open_stream(source)
+            return _batches(stream.schema, stream)
     except pa.ArrowInvalid:
         import pyarrow.feather as feather
 
         return feather.read_table(str(path))
 
 
+def _batches(schema: Any, batches: Any) -> Any:
+    """A table from record batches, its size and the clock checked batch by batch (IPC buffers
+    may be compressed: a small file can hold a large table)."""
+    import pyarrow as pa
+
+    load = current()
+    load.check_columns(len(schema))
+    out, total = [], 0
+    for batch in batches:
+        total += batch.nbytes
+        load.check_bytes(total, "it decompresses to")
+        load.check_time()
+        out.append(batch)
+    return pa.Table.from_batches(out, schema=schema)
+
+
+def _check_zip(path: Path) -> None:
+    """An xlsx is a zip: what its entries unpack to is bounded before any is unpacked."""
+    import zipfile
+
+    load = current()
+    try:
+        with zipfile.ZipFile(path) as z:
+            load.check_bytes(sum(info.file_size for info in z.infolist()), "it unzips to")
+    except zipfile.BadZipFile:
+        raise DataFileError(f"{path} is not an Excel workbook (not a zip file)") from None
+
+
 def _read_excel(path: Path, part: str | None) -> Any:
     """The first sheet (or the sheet PART): the first row names the columns."""
     openpyxl = require("openpyxl", "reading Excel files")
     require("pyarrow", "reading Excel files")
+    _check_zip(path)
+    load = current()
     book = openpyxl.load_workbook(path, read_only=True, data_only=True)
     try:
         if part is not None and part not in book.sheetnames:
             raise DataFileError(f"{path} has no sheet {part!r}; sheets: {', '.join(book.sheetnames)}")
         sheet = book[part] if part is not None else book.worksheets[0]
         rows = sheet.iter_rows(values_only=True)
-        header = _column_names(next(rows, ()))
-        body = [dict(zip(header, row)) for row in rows if any(cell is not None for cell in row)]
+        first = next(rows, ())
+        load.check_columns(len(first))
+        header = _column_names(first)
+        body = []
+        for n, row in enumerate(rows):
+            if (n & 1023) == 0:
+                load.check_time()
+            if any(cell is not None for cell in row):
+                body.append(dict(zip(header, row)))
     finally:
         book.close()
     return table_or_rows(body, header)
@@ -344,12 +409,14 @@ def _read_excel(path: Path, part: str | None) -> Any:
 def _column_names(cells: tuple[Any, ...]) -> list[str]:
     """Header cells as unique column names (an empty cell is column_N, a repeat gets _2, _3...)."""
     names: list[str] = []
+    seen: set[str] = set()
     for i, cell in enumerate(cells, start=1):
         base = f"column_{i}" if cell is None or str(cell).strip() == "" else str(cell).strip()
         name, n = base, 2
-        while name in names:
+        while name in seen:
             name, n = f"{base}_{n}", n + 1
         names.append(name)
+        seen.add(name)
     return names
 
 

@@ -136,10 +136,13 @@ class Table:
             blk = self.block(pos, i >> SHIFT)
         return blk[i & MASK]
 
-    def schema_text(self) -> str:
-        """`name type, ...` of the columns (what a prompt shows of a table)."""
-        return ", ".join(f"{_key_text(k)} {arrow_type_label(t)}"
-                         for k, t in zip(self._keys, self.arrow.schema.types))
+    def schema_text(self, most: int = 100) -> str:
+        """`name type, ...` of the columns (what a prompt shows of a table): the first `most`,
+        then how many more (a 100,000-column file must not make a megabyte prompt)."""
+        shown = ", ".join(f"{_key_text(k)} {arrow_type_label(t)}"
+                          for k, t in zip(self._keys[:most], self.arrow.schema.types[:most]))
+        more = len(self._keys) - most
+        return f"{shown} ... and {more:,} more" if more > 0 else shown
 
 
 class Row:
