@@ -36,9 +36,13 @@ def mcp_group() -> None:
 @click.option("--token", envvar=TOKEN_ENV, default=None, metavar="TOKEN",
               help=f"With --http: require 'Authorization: Bearer TOKEN' (default: ${TOKEN_ENV}).")
 @click.option("--name", default="run_ptc_lisp", show_default=True, help="The code tool's name.")
+@click.option("--max-sessions", default=32, show_default=True, type=click.IntRange(min=1),
+              help="Client sessions kept at once; past it the least recently used idle one is dropped.")
+@click.option("--session-idle", default=600.0, show_default=True, type=click.FloatRange(min=0, min_open=True),
+              metavar="SECONDS", help="Drop a session's definitions after this long without a call.")
 def serve_cmd(data_specs: tuple[str, ...], tool_specs: tuple[str, ...], mcp_servers: tuple[str, ...],
               mcp_headers: tuple[str, ...], limits_text: str | None, http_address: str | None,
-              token: str | None, name: str) -> None:
+              token: str | None, name: str, max_sessions: int, session_idle: float) -> None:
     """Serve an MCP server whose tool run_ptc_lisp {program} runs PTC-Lisp programs that call
     these tools (Python tools and the tools of upstream MCP servers) and read this data, so
     the client's model sees one tool and gets back only each program's answer. A second tool,
@@ -54,18 +58,19 @@ def serve_cmd(data_specs: tuple[str, ...], tool_specs: tuple[str, ...], mcp_serv
     data = load_data(data_specs)
     upstream = load_mcp_tools(mcp_servers, mcp_headers, hold=True)  # the servers that listed go on serving
     try:
-        serve(tools + upstream, data, limits, name, http, token)
+        serve(tools + upstream, data, limits, name, http, token, max_sessions, session_idle)
     finally:
         release_all(upstream)
 
 
 def serve(tools: list[Any], data: Any, limits: Any, name: str, http: tuple[str, int] | None,
-          token: str | None) -> None:
+          token: str | None, max_sessions: int = 32, session_idle: float = 600.0) -> None:
     from ptc.sandbox.mcp_server import Gateway
     from ptc.tools.mcp import MCPServerError
 
     try:
-        gateway = Gateway(tools=tools, data=data, limits=limits, name=name)
+        gateway = Gateway(tools=tools, data=data, limits=limits, name=name, max_sessions=max_sessions,
+                          session_idle=session_idle)
     except (ValueError, TypeError) as e:
         raise click.ClickException(str(e)) from e
     note = f"ptc mcp serve: {name} over {len(gateway.tools)} tool(s)"

@@ -21,6 +21,9 @@ class Limits(BaseModel):
     max_tool_calls: int = Field(100, ge=0, description="tool calls per run")
     max_result: int = Field(1_000_000, gt=0, description="characters of the printed result")
     max_memory: int = Field(256 * 1024 * 1024, gt=0, description="estimated bytes held by the program's values")
+    max_session_memory: int = Field(256 * 1024 * 1024, gt=0,
+                                    description="estimated bytes a session's definitions (def, defn, *1 *2 *3) "
+                                                "may hold between runs (a Sandbox, an MCP session)")
     max_int_bits: int = Field(8192, gt=0, description="bits of any integer the program computes")
     max_source: int = Field(50_000, gt=0, description="characters of program source")
     max_regex: int = Field(2_000, gt=0, description="characters of a regular expression pattern")

@@ -9,7 +9,10 @@ with 50 upstream tools does not carry 50 schemas in every prompt.
 
 - Sessions: each client connection (stdio: the one client; streamable HTTP: each
   Mcp-Session-Id) has a `Sandbox` of its own, whose definitions persist from call to call
-  and are invisible to other sessions. The sandbox is forgotten with its connection.
+  and are invisible to other sessions, within `Limits.max_session_memory`. The sandbox is
+  forgotten with its connection, after `session_idle` seconds without a call, or (the least
+  recently used one that is not running) when a new session would pass `max_sessions`; a
+  session whose sandbox was forgotten is told so at its next call.
 - Results: the report text always (output, result, names defined); `structuredContent`
   when the value is a map (the map) or a sequence ({"result": [...]}) and the text shows it
   whole; a failing program is an `isError` result with the error and its hint, never a
@@ -23,10 +26,12 @@ with 50 upstream tools does not carry 50 schemas in every prompt.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hmac
 import json
 import sys
 import threading
+import time
 import weakref
 from typing import Any, Awaitable, Callable, Iterator, Mapping
 
@@ -45,11 +50,16 @@ class Gateway:
     `serve()` does so itself."""
 
     def __init__(self, *, tools: Any = (), data: Mapping[str, Any] | None = None, limits: Limits | None = None,
-                 name: str = "run_ptc_lisp", max_result_chars: int = 2_000) -> None:
+                 name: str = "run_ptc_lisp", max_result_chars: int = 2_000, max_sessions: int = 32,
+                 session_idle: float = 600.0) -> None:
+        if max_sessions < 1 or session_idle <= 0:
+            raise ValueError("max_sessions must be at least 1 and session_idle above 0 seconds")
         checked = Sandbox(tools=tools, data=data, limits=limits, name=name)  # checks and converts once
         self.name, self.tools, self.data, self.limits = checked.name, checked.tools, checked.data, checked.limits
         self.max_result_chars = max_result_chars
-        self._sessions: weakref.WeakKeyDictionary[Any, Sandbox] = weakref.WeakKeyDictionary()
+        self.max_sessions, self.session_idle = max_sessions, session_idle
+        self._sessions: weakref.WeakKeyDictionary[Any, _Session] = weakref.WeakKeyDictionary()
+        self._dropped: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()  # why, for the next call
         self._lock = threading.Lock()
         self._upstreams: list[RunScope] = scopes_of(self.tools)
         self._held = 0
@@ -120,15 +130,32 @@ class Gateway:
                                                                      f"{next(iter(self.tools))}"}}}))
         return listed
 
-    def sandbox_for(self, session: Any) -> Sandbox:
-        """The sandbox of one client session (made at its first call)."""
+    def _enter(self, session: Any) -> "_Session":
+        """The session's entry, marked running; idle sessions are dropped first, and at the cap
+        the least recently used one not running (none: a LimitReached naming max_sessions)."""
+        now = time.monotonic()
         with self._lock:
-            sandbox = self._sessions.get(session)
-            if sandbox is None:
-                sandbox = Sandbox(tools=self.tools, data=self.data, limits=self.limits, name=self.name,
-                                  max_result_chars=self.max_result_chars)
-                self._sessions[session] = sandbox
-            return sandbox
+            for key, entry in list(self._sessions.items()):
+                if not entry.running and now - entry.last > self.session_idle:
+                    self._drop(key, f"it was idle for more than {self.session_idle:g} s")
+            entry = self._sessions.get(session)
+            if entry is None:
+                if len(self._sessions) >= self.max_sessions:
+                    idle = [(e.last, id(k), k) for k, e in self._sessions.items() if not e.running]
+                    if not idle:
+                        raise SessionsFull(f"the server runs {self.max_sessions} sessions at once "
+                                           f"(max_sessions); try again when one ends")
+                    self._drop(min(idle)[2], f"the server keeps at most {self.max_sessions} sessions")
+                entry = self._sessions[session] = _Session(Sandbox(
+                    tools=self.tools, data=self.data, limits=self.limits, name=self.name,
+                    max_result_chars=self.max_result_chars))
+            entry.running += 1
+            entry.last = now
+            return entry
+
+    def _drop(self, key: Any, why: str) -> None:
+        del self._sessions[key]
+        self._dropped[key] = why
 
     @property
     def session_count(self) -> int:
@@ -141,7 +168,21 @@ class Gateway:
         starts."""
         self._restart_lost_upstreams()
         try:
-            return self.sandbox_for(session).execute(arguments)
+            try:
+                entry = self._enter(session)
+            except SessionsFull as e:
+                return Reply(f"error[limit]: {e}", error=True)
+            try:
+                reply = entry.sandbox.execute(arguments)
+            finally:
+                with self._lock:
+                    entry.running -= 1
+                    entry.last = time.monotonic()
+            why = self._dropped.pop(session, None)
+            if why is not None:  # the model's earlier defs are gone: say so before it relies on them
+                reply = dataclasses.replace(reply, text=f"note: this session's earlier definitions were dropped "
+                                                        f"({why}); define again what you need\n{reply.text}")
+            return reply
         finally:
             self._restart_lost_upstreams()
 
@@ -247,6 +288,19 @@ class Gateway:
             tg.cancel_scope.cancel()
 
 
+class SessionsFull(RuntimeError):
+    """Every one of max_sessions sessions is running a program: a new one must wait."""
+
+
+@dataclasses.dataclass(eq=False)
+class _Session:
+    """A client session's sandbox, when it was last used, and how many of its calls run now."""
+
+    sandbox: Sandbox
+    last: float = 0.0
+    running: int = 0
+
+
 def client_of(ctx: Any) -> Any:
     """The object that lives as long as one client's connection, to key its sandbox by. The
     SDK builds a ServerSession per request; the connection it wraps is per client (stdio:
@@ -284,13 +338,15 @@ def structured(reply: Reply) -> dict[str, Any] | None:
 
 
 def bearer_guard(app: Any, token: str) -> Any:
-    """An ASGI app answering 401 to HTTP requests without `Authorization: Bearer <token>`."""
-    expected = f"Bearer {token}".encode()
+    """An ASGI app answering 401 to HTTP requests without `Authorization: Bearer <token>` (the
+    scheme's name in any case, as RFC 7235 has it; the token exactly)."""
+    expected = token.encode()
 
     async def guarded(scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http":
             given = dict(scope.get("headers") or []).get(b"authorization", b"")
-            if not hmac.compare_digest(given, expected):
+            scheme, _, credentials = given.strip().partition(b" ")
+            if scheme.lower() != b"bearer" or not hmac.compare_digest(credentials.strip(), expected):
                 await send({"type": "http.response.start", "status": 401,
                             "headers": [(b"content-type", b"text/plain"), (b"www-authenticate", b"Bearer")]})
                 await send({"type": "http.response.body",

@@ -15,6 +15,7 @@ from ..agent.turn import ErrorInfo
 from ..compression.feedback import clip_result, program_report
 from ..interpreter.api import convert_data, run
 from ..interpreter.errors import PTCError
+from ..interpreter.footprint import footprint
 from ..interpreter.limits import Limits
 from ..interpreter.printer import pr_str
 from . import tool_spec
@@ -58,18 +59,20 @@ class Sandbox:
         self.max_result_chars = max_result_chars
         self._memory: dict[str, Any] = {}
         self._results: list[Any] = []  # latest first: *1 *2 *3
+        self._held: dict[str, int] = {}  # estimated bytes each definition holds (max_session_memory)
+        self._result_bytes: list[int] = []  # the same for *1 *2 *3
         self._lock = threading.Lock()  # one program at a time: each sees the previous one's defs
         self._instructions: str | None = None
-        self._held = contextlib.ExitStack()
+        self._scopes = contextlib.ExitStack()
 
     def __enter__(self) -> "Sandbox":
         from ..tools.lifetime import run_scope
 
-        self._held.enter_context(run_scope(self.tools))
+        self._scopes.enter_context(run_scope(self.tools))
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._held.close()
+        self._scopes.close()
 
     def __repr__(self) -> str:
         return f"Sandbox(name={self.name!r}, tools={list(self.tools)}, data={list(self.data)})"
@@ -106,7 +109,12 @@ class Sandbox:
     def reset(self) -> None:
         """Forget every definition and result."""
         with self._lock:
-            self._memory, self._results = {}, []
+            self._memory, self._results, self._held, self._result_bytes = {}, [], {}, []
+
+    @property
+    def held_bytes(self) -> int:
+        """What the definitions and *1 *2 *3 hold, estimated as `max_session_memory` counts it."""
+        return sum(self._held.values()) + sum(self._result_bytes)
 
     def call(self, arguments: str | Mapping[str, Any]) -> str:
         """Run the program in a tool call's arguments (the JSON text or the parsed mapping).
@@ -130,17 +138,40 @@ class Sandbox:
                 prints = partial.prints if partial is not None else ()
                 return Reply(_text(program_report(prints=prints, result=None, defined=(), error=e.format())),
                              error=True)
-            self._memory = dict(result.memory)
+            over = self._keep(result)
+            if over is not None:
+                return Reply(_text(program_report(prints=result.prints, result=None, defined=(), error=over.format())),
+                             error=True)
             if result.failed:
                 error = ErrorInfo(kind="fail", message=pr_str(result.value, max_len=self.max_result_chars))
                 return Reply(_text(program_report(prints=result.prints, result=None, defined=result.defined,
                                                   error=error.format())), error=True)
             self._results = [result.value, *self._results][:3]
+            self._result_bytes = [footprint(result.value, self.limits.max_session_memory),
+                                  *self._result_bytes][:3]
         printed = pr_str(result.value, max_len=self.max_result_chars + 1)
         shown = clip_result(printed, self.max_result_chars)
         return Reply(_text(program_report(prints=result.prints, result=shown, defined=result.defined, error=None,
                                           note=result.note)),
                      value=result.value, complete=shown == printed)
+
+    def _keep(self, result: Any) -> ErrorInfo | None:
+        """Keep the run's definitions, unless with them the session would hold more than
+        max_session_memory: then none of them is kept (the session stays as it was)."""
+        cap = self.limits.max_session_memory
+        held = dict(self._held)
+        for name in result.defined:
+            held[name] = footprint(result.memory.get(name), cap)
+        total = sum(held.values()) + sum(self._result_bytes)
+        if total > cap:
+            biggest = max(result.defined, key=lambda n: held[n])
+            return ErrorInfo(kind="limit", message=f"the session's definitions would hold about {total >> 20} MB "
+                             f"({biggest} about {held[biggest] >> 20} MB): limit max_session_memory={cap} exceeded; "
+                             f"this program's definitions were not kept",
+                             hint="def only what later programs need (an aggregate, a few rows, not every row), "
+                                  "or (def name nil) to let go of an earlier one")
+        self._memory, self._held = dict(result.memory), held
+        return None
 
     async def acall(self, arguments: str | Mapping[str, Any]) -> str:
         """`call` for async hosts: the program runs in a worker thread, the event loop goes on."""

@@ -186,6 +186,18 @@ def test_http_needs_the_token(http_gateway: HTTPGateway) -> None:
         MCPConnection(MCPServerSpec(url=http_gateway.url), connect_timeout=20).list_tools()
 
 
+@pytest.mark.parametrize("scheme", ["bearer", "BEARER", "Bearer"])
+def test_http_takes_the_bearer_scheme_in_any_case(http_gateway: HTTPGateway, scheme: str) -> None:
+    client = Client(MCPServerSpec(url=http_gateway.url, headers={"Authorization": f"{scheme} {TOKEN}"}))
+    try:
+        assert text(client.run("(+ 1 2)")) == "Result: 3"
+    finally:
+        client.close()
+    with pytest.raises(MCPServerError, match="HTTP 401"):
+        MCPConnection(MCPServerSpec(url=http_gateway.url, headers={"Authorization": f"{scheme} wrong"}),
+                      connect_timeout=20).list_tools()
+
+
 def test_http_sessions_are_isolated_and_concurrent(http_gateway: HTTPGateway) -> None:
     a, b = http_gateway.client(), http_gateway.client()
     try:
@@ -219,3 +231,4 @@ def test_closing_the_servers_ends_their_upstreams(stdio_client: Client, stdio_up
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(20) == 0
     assert upstreams.alive() == []
+

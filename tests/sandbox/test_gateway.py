@@ -83,3 +83,67 @@ def test_usage_errors_are_clear(args: list[str], message: str) -> None:
     result = CliRunner().invoke(main, ["mcp", "serve", *args])
     assert result.exit_code == 2 and message in result.output, result.output
     assert "Traceback" not in result.output
+
+
+def test_idle_sessions_are_dropped_and_told_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ptc.sandbox import mcp_server
+
+    clock = [1000.0]
+    monkeypatch.setattr(mcp_server.time, "monotonic", lambda: clock[0])
+    gw = Gateway(session_idle=60)
+    first, second = Session(), Session()
+    gw.run_program(first, {"program": "(def x 1)"})
+    clock[0] += 61
+    gw.run_program(second, {"program": "(def y 2)"})  # a call of any session drops the idle ones
+    assert gw.session_count == 1
+    reply = gw.run_program(first, {"program": "(+ 1 2)"})
+    assert reply.text.startswith("note: this session's earlier definitions were dropped (it was idle for more "
+                                 "than 60 s)") and reply.value == 3
+    assert "note:" not in gw.run_program(first, {"program": "1"}).text  # said once
+
+
+def test_at_max_sessions_the_least_recently_used_is_dropped() -> None:
+    gw = Gateway(max_sessions=2)
+    a, b, c = Session(), Session(), Session()
+    for s in (a, b):
+        gw.run_program(s, {"program": "(def x 1)"})
+    gw.run_program(a, {"program": "x"})  # b is now the least recently used
+    gw.run_program(c, {"program": "(def x 3)"})
+    assert gw.session_count == 2
+    assert gw.run_program(a, {"program": "x"}).value == 1
+    reply = gw.run_program(b, {"program": "x"})
+    assert reply.error and "at most 2 sessions" in reply.text
+
+
+def test_when_every_session_is_running_a_new_one_is_refused() -> None:
+    import threading
+
+    started, release = threading.Event(), threading.Event()
+
+    def hold() -> int:
+        started.set()
+        release.wait(10)
+        return 1
+
+    gw = Gateway(tools={"hold": hold}, max_sessions=1, limits=ptc.Limits(timeout=20))
+    a, b = Session(), Session()
+    worker = threading.Thread(target=gw.run_program, args=(a, {"program": "(tool/hold)"}))
+    worker.start()
+    try:
+        assert started.wait(10)
+        reply = gw.run_program(b, {"program": "1"})
+        assert reply.error and "max_sessions" in reply.text
+    finally:
+        release.set()
+        worker.join(10)
+
+
+def test_a_sessions_definitions_are_bounded_by_max_session_memory() -> None:
+    gw = Gateway(limits=ptc.Limits(max_session_memory=100 << 20))
+    session = Session()
+    for i in range(3):
+        assert not gw.run_program(session, {"program": f"(def blob{i} (vec (range 500000)))"}).error
+    reply = gw.run_program(session, {"program": "(def blob3 (vec (range 500000))) :done"})
+    assert reply.error and "max_session_memory=104857600" in reply.text and "not kept" in reply.text
+    assert gw.run_program(session, {"program": "blob3"}).error  # not kept
+    assert not gw.run_program(session, {"program": "(def blob0 nil) (def blob3 (vec (range 500000)))"}).error
