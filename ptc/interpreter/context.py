@@ -93,7 +93,11 @@ def run_clock() -> datetime.datetime:
     program (LocalDate/now, System/currentTimeMillis...) sees the same instant."""
     st = CURRENT
     if st.clock is None:
-        st.clock = datetime.datetime.now(datetime.timezone.utc)
+        fixed = st.limits.clock
+        if fixed is None:
+            st.clock = datetime.datetime.now(datetime.timezone.utc)
+        else:  # a naive instant is taken as UTC
+            st.clock = fixed if fixed.tzinfo is not None else fixed.replace(tzinfo=datetime.timezone.utc)
     return st.clock
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -31,6 +32,9 @@ class Limits(BaseModel):
                                                      "member (hashing it recurses in C)")
     seed: int | None = Field(None, description="seed of rand, rand-int, rand-nth, shuffle, random-sample and "
                                                "Math/random: the same program and seed give the same values")
+    clock: datetime.datetime | None = Field(None, description="the run clock (System/currentTimeMillis, LocalDate/now...):"
+                                                           " every clock read of a run sees this instant, so a run "
+                                                           "that reads now replays; None: the UTC time of the first read")
     isolation: Literal["inline", "process"] = Field(
         "inline", description="inline: in this process (fast); process: a child with OS limits"
     )

@@ -54,8 +54,13 @@ def _checked(who: str, make: Any, *args: Any) -> Any:
     """Build a date value; out-of-range fields are Java's DateTimeException, as a runtime error."""
     try:
         return make(*args)
-    except (ValueError, OverflowError) as e:
-        raise runtime_error(f"{who}: invalid date or time ({e})") from None
+    except OverflowError:
+        raise runtime_error(f"{who}: the result is outside the dates PTC-Lisp holds (years 1 to 9999)") from None
+    except ValueError as e:
+        text = str(e)
+        if "C int" in text or "C long" in text or "integer" in text:  # Python's words for an overflow
+            raise runtime_error(f"{who}: the result is outside the dates PTC-Lisp holds (years 1 to 9999)") from None
+        raise runtime_error(f"{who}: invalid date or time ({text})") from None
 
 
 # -- parsing -----------------------------------------------------------------------------
