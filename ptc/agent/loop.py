@@ -170,7 +170,7 @@ class Agent:
             from .prompt import system_prompt
 
             self._system_prompt = system_prompt(tools=self.tools, data=self.data, signature=self.signature,
-                                                max_turns=self.max_turns, profile=self.prompt)
+                                                max_turns=self.max_turns, profile=self.prompt, limits=self.limits)
         return self._system_prompt
 
     def render_context(self) -> Any:

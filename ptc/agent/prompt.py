@@ -43,7 +43,7 @@ Rules:
 {CALL_RULE}
 - (def name value) and (defn name [args] ...) keep values for your next programs; plain
   let-bindings are forgotten when the program ends. Use defined names directly next time.
-- Use (println ...) to look at intermediate results you need; output is shown to you.
+- See values with (prn x) (strings keep quotes) or println; output is shown to you.
 {DATA_RULE}
 {HABITS_RULE}
 - When you have the answer, call (return value). If the mission is impossible, call (fail "why").
@@ -112,10 +112,17 @@ def describe_data(data: Mapping[str, Any] | None) -> str:
     return "\n".join(lines)
 
 
+LARGE = 100_000  # rows from which a table's description says what is fast over it
+
+
 def describe_table(name: str, table: Table, sample_rows: int = 3) -> str:
     """A table as the model needs it: row count, columns with types, a few sample rows (never
     the whole table: a million rows cost the same prompt as ten)."""
     head = f"{name}: table of {len(table):,} rows (a vector of maps), columns: {table.schema_text()}"
+    if len(table) > LARGE:
+        head += (f"\n  ({len(table):,} rows: filter, remove, group-by with counts or sums, frequencies and sort-by on "
+                 f"a key run over whole columns; a function called on every row, a date parsed or assoc per row, "
+                 f"takes seconds)")
     if not len(table):
         return head
     rows = " ".join(sample_text(row, limit=12, max_chars=60) for row in table[:sample_rows])
@@ -143,20 +150,27 @@ def check_profile(profile: str) -> PromptProfile:
     return profile  # type: ignore[return-value]
 
 
+def budget_line(limits: Any) -> str:
+    """What one program may spend, said to the model (it cannot raise a limit, only fit in it)."""
+    timeout = 2.0 if limits is None else limits.timeout
+    return f"Each program has {timeout:g} s, tools included."
+
+
 def system_prompt(*, tools: Mapping[str, Any], data: Mapping[str, Any] | None, signature: Any = None,
-                  max_turns: int = 5, profile: PromptProfile = "default") -> str:
+                  max_turns: int = 5, profile: PromptProfile = "default", limits: Any = None) -> str:
+    turns = f"You have at most {max_turns} programs (turns). {budget_line(limits)}"
     if check_profile(profile) == "compact":
-        language = [f"{COMPACT_INTRO}\n\n{compact_reference()}\n\n{RULE_LIST}",
-                    f"You have at most {max_turns} programs (turns)."]
+        language = [f"{COMPACT_INTRO}\n\n{compact_reference()}\n\n{RULE_LIST}", turns]
     else:
-        language = [RULES, f"You have at most {max_turns} programs (turns).",
-                    "## PTC-Lisp functions\n" + prompt_reference(JAVA_INTEROP)]
+        language = [RULES, turns, "## PTC-Lisp functions\n" + prompt_reference(JAVA_INTEROP)]
     parts = [
         *language,
         "## Tools\n" + describe_tools(tools),
         "## Data\n" + describe_data(data),
     ]
     if signature is not None:
-        parts.append(f"## Result\nReturn a value of this shape with (return ...): {signature.describe()}")
+        shape = signature.describe()
+        keys = " (write its keys as keywords: {:name ...})" if shape.startswith("{") else ""
+        parts.append(f"## Result\nReturn a value of this shape with (return ...): {shape}{keys}")
     parts.append("## Output format\nReply with one ```clojure block containing the program, and nothing after it.")
     return "\n\n".join(parts)

@@ -32,7 +32,11 @@ class ErrorInfo(BaseModel):
 
     @classmethod
     def from_ptc(cls, e: Any) -> "ErrorInfo":
-        return cls(kind=e.kind, message=e.message, line=e.line, column=e.column, hint=e.hint)
+        """A program's error as the model reads it: a limit's hint says what the program can do
+        instead (the model cannot raise a limit the host set)."""
+        from ..interpreter.errors import limit_hint
+
+        return cls(kind=e.kind, message=e.message, line=e.line, column=e.column, hint=limit_hint(e, "model"))
 
     def format(self) -> str:
         where = f" {self.line}:{self.column}" if self.line is not None else ""

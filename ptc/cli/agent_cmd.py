@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from .common import (chart_option, compression_option, data_option, load_data, load_tools, model_llm, open_replay,
-                     prompt_option, save_chart, server_options, tools_option)
+                     prompt_option, run_limits, save_chart, server_options, tools_option)
 from .mcp_options import load_mcp_tools, mcp_options
 from .turns_view import progress_printer
 
@@ -40,12 +40,12 @@ Examples:
 @click.option("--replay", metavar="CASSETTE", help="Answer from a recorded cassette.")
 @click.option("--record", type=click.Path(dir_okay=False), help="Record the model's answers to a cassette.")
 @click.option("--trace", type=click.Path(), help="Write a JSONL trace (a file, or a directory for one per run).")
-@click.option("--timeout", type=float, default=None, help="Seconds per program (default 2).")
+@run_limits
 @chart_option
 def agent_cmd(mission: str, data_specs: tuple[str, ...], tool_specs: tuple[str, ...], mcp_servers: tuple[str, ...],
               mcp_headers: tuple[str, ...], model: str, api_base: str | None, api_key: str | None,
               max_turns: int, compression: str, prompt_profile: str, signature: str | None,
-              replay: str | None, record: str | None, trace: str | None, timeout: float | None,
+              replay: str | None, record: str | None, trace: str | None, limits: Any,
               chart_path: str | None) -> None:
     """Let a model solve MISSION by writing PTC-Lisp, with live progress."""
     import ptc
@@ -57,7 +57,6 @@ def agent_cmd(mission: str, data_specs: tuple[str, ...], tool_specs: tuple[str, 
     llm: Any = open_replay(replay) if replay else model_llm(model, api_base, api_key)
     if record:
         llm = ptc.RecordingLLM(llm, record)
-    limits = ptc.Limits(timeout=timeout) if timeout else None
     try:
         agent = ptc.Agent(mission, tools=tools, data=data, llm=llm, max_turns=max_turns, compression=compression,
                           prompt=prompt_profile, signature=signature, limits=limits, on_event=progress_printer(), trace=trace)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 import sys
@@ -77,14 +78,19 @@ def prompt_option(f: F) -> F:
     )(f)
 
 
-def timeout_option(f: F) -> F:
-    return click.option(
-        "--timeout",
-        type=click.FloatRange(min=0, min_open=True),
-        metavar="SECONDS",
-        default=None,
-        help="Wall-clock limit for the program (default: the Limits default).",
-    )(f)
+def run_limits(f: Callable[..., Any]) -> Callable[..., Any]:
+    """`--timeout SECONDS` and `--limits NAME=VALUE,...` (any ptc.Limits field), given to the
+    command as one `limits` argument (None: the defaults). Every command that runs programs
+    takes both, so a limit a program meets can be raised where it runs."""
+
+    @functools.wraps(f)
+    def command(*args: Any, timeout: float | None = None, limits_text: str | None = None, **kwargs: Any) -> Any:
+        return f(*args, limits=make_limits(timeout, limits_text), **kwargs)
+
+    command = click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+                           default=None, help="Wall-clock limit of each program (the same as --limits timeout=...; "
+                                              "default 2).")(command)
+    return limits_option(command)
 
 
 def json_option(f: F) -> F:
@@ -196,13 +202,14 @@ def read_source(path: str) -> str:
     return read_text_file(path, "a PTC-Lisp program")
 
 
-def make_limits(timeout: float | None) -> Any:
-    """A Limits object for the given options, or None to use the defaults."""
+def make_limits(timeout: float | None, limits_text: str | None = None) -> Any:
+    """A Limits object for `--limits` and `--timeout` (which wins), or None for the defaults."""
+    limits = parse_limits(limits_text)
     if timeout is None:
-        return None
+        return limits
     import ptc
 
-    return ptc.Limits(timeout=timeout)
+    return (limits or ptc.Limits()).model_copy(update={"timeout": timeout})
 
 
 def output_option(f: F) -> F:

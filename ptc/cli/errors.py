@@ -15,6 +15,8 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
+from ptc.interpreter.errors import limit_hint
+
 if TYPE_CHECKING:  # pragma: no cover
     from ptc.interpreter.errors import PTCError
 
@@ -68,8 +70,9 @@ def render_error(err: "PTCError", source: str | None = None) -> str:
     if excerpt is not None:
         out.append(INDENT + excerpt[0])
         out.append(INDENT + excerpt[1])
-    if err.hint:
-        out.append(f"{INDENT}hint: {err.hint}")
+    hint = limit_hint(err, "cli")
+    if hint:
+        out.append(f"{INDENT}hint: {hint}")
     return "\n".join(out)
 
 
@@ -93,10 +96,11 @@ def _render_rich(err: "PTCError", source: str | None) -> Any:
     if excerpt is not None:
         text.append("\n" + INDENT + excerpt[0])
         text.append("\n" + INDENT + excerpt[1], style="bold red")
-    if err.hint:
+    hint = limit_hint(err, "cli")
+    if hint:
         text.append("\n" + INDENT)
         text.append("hint:", style="bold cyan")
-        text.append(" " + err.hint, style="cyan")
+        text.append(" " + hint, style="cyan")
     return text
 
 

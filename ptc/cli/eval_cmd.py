@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
-from .common import (chart_option, data_option, json_option, load_data, make_limits, output_option, read_source,
-                     run_and_report, timeout_option)
+from .common import (chart_option, data_option, json_option, load_data, output_option, read_source,
+                     run_and_report, run_limits)
 
 EVAL_EPILOG = """\b
 Examples:
@@ -38,16 +39,15 @@ Examples:
 @data_option
 @json_option
 @output_option
-@timeout_option
-def eval_cmd(expression: str, data_specs: tuple[str, ...], as_json: bool, output: str | None,
-             timeout: float | None) -> None:
+@run_limits
+def eval_cmd(expression: str, data_specs: tuple[str, ...], as_json: bool, output: str | None, limits: Any) -> None:
     """Evaluate a PTC-Lisp EXPRESSION and print its value (pr-str).
 
     Output of println comes first, one line each, then the value. Errors are written
     to stderr with the offending line and a hint, and the exit status is 1.
     """
     data = load_data(data_specs)
-    sys.exit(run_and_report(expression, data=data, limits=make_limits(timeout), as_json=as_json, output=output))
+    sys.exit(run_and_report(expression, data=data, limits=limits, as_json=as_json, output=output))
 
 
 @click.command("run", epilog=RUN_EPILOG)
@@ -55,11 +55,11 @@ def eval_cmd(expression: str, data_specs: tuple[str, ...], as_json: bool, output
 @data_option
 @json_option
 @output_option
-@timeout_option
+@run_limits
 @chart_option
 @click.option("--explain", "explain", is_flag=True,
               help="Then write to stderr which calls over tables ran as columnar kernels and which fell back to rows (and why).")
-def run_cmd(program: str, data_specs: tuple[str, ...], as_json: bool, output: str | None, timeout: float | None,
+def run_cmd(program: str, data_specs: tuple[str, ...], as_json: bool, output: str | None, limits: Any,
             chart_path: str | None, explain: bool) -> None:
     """Run the PTC-Lisp file PROGRAM ('-' reads it from stdin) and print its value.
 
@@ -74,9 +74,9 @@ def run_cmd(program: str, data_specs: tuple[str, ...], as_json: bool, output: st
         from ptc.interpreter.columnar.explain import explanation, recording
 
         with recording() as steps:
-            status = run_and_report(source, data=data, limits=make_limits(timeout), as_json=as_json, output=output,
+            status = run_and_report(source, data=data, limits=limits, as_json=as_json, output=output,
                                     chart_path=chart_path)
         click.echo(f"explain: {explanation(steps)}", err=True)
         sys.exit(status)
-    sys.exit(run_and_report(source, data=data, limits=make_limits(timeout), as_json=as_json, output=output,
+    sys.exit(run_and_report(source, data=data, limits=limits, as_json=as_json, output=output,
                             chart_path=chart_path))

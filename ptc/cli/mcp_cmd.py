@@ -46,7 +46,8 @@ def serve_cmd(data_specs: tuple[str, ...], tool_specs: tuple[str, ...], mcp_serv
     """Serve an MCP server whose tool run_ptc_lisp {program} runs PTC-Lisp programs that call
     these tools (Python tools and the tools of upstream MCP servers) and read this data, so
     the client's model sees one tool and gets back only each program's answer. A second tool,
-    ptc_tool_doc {name}, gives one tool's full documentation. Definitions persist per client
+    ptc_tool_doc {name}, gives one tool's full documentation (listed when there are tools to
+    call: with only --data there is none). Definitions persist per client
     session. Stdio by default (what desktop MCP clients start)."""
     limits = parse_limits(limits_text)
     http = parse_address(http_address) if http_address is not None else None

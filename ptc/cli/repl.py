@@ -21,7 +21,7 @@ from typing import Any, Iterable, Iterator, TextIO
 import click
 
 from .balance import is_complete
-from .common import data_option, load_data, make_limits, timeout_option
+from .common import data_option, load_data, run_limits
 
 PROMPT = "ptc> "
 CONTINUATION = "...> "
@@ -293,8 +293,8 @@ def _version() -> str:
 
 @click.command("repl", epilog=REPL_EPILOG)
 @data_option
-@timeout_option
-def repl_cmd(data_specs: tuple[str, ...], timeout: float | None) -> None:
+@run_limits
+def repl_cmd(data_specs: tuple[str, ...], limits: Any) -> None:
     """Start an interactive PTC-Lisp session.
 
     Definitions persist between entries and *1 *2 *3 hold the last three values.
@@ -305,7 +305,7 @@ def repl_cmd(data_specs: tuple[str, ...], timeout: float | None) -> None:
     """
     if "-" in data_specs:
         raise click.UsageError("the REPL reads entries from stdin; give --data a file")
-    session = ReplSession(data=load_data(data_specs), limits=make_limits(timeout))
+    session = ReplSession(data=load_data(data_specs), limits=limits)
     if sys.stdin.isatty() and sys.stdout.isatty():
         sys.exit(run_interactive(session))
     sys.exit(run_piped(session, sys.stdin))

@@ -219,7 +219,10 @@ def _read_jsonl(path: Path, part: str | None) -> Any:
 
 # The CSV column rule (pyarrow and stdlib alike): a column whose cells are all integers is
 # integers, all numbers floats, all true/false booleans, anything else strings; an empty cell
-# is nil. Dates stay strings (CSV has no date type; the text is what the file says).
+# is nil, and so is a null marker (NA, N/A, NULL... as R, pandas and databases write them) in
+# a column of numbers or booleans (in a column of text, "NA" may be Namibia: it stays text).
+# Dates stay strings (CSV has no date type; the text is what the file says).
+NULL_MARKERS = ("NA", "N/A", "n/a", "NULL", "null", "#N/A")
 TRUE = ("true", "True", "TRUE")
 FALSE = ("false", "False", "FALSE")
 # The stdlib reader follows pyarrow's inference: blanks around a number are ignored, an integer
@@ -247,8 +250,8 @@ def _read_csv_arrow(path: Path, delimiter: str) -> Any:
     block = pacsv.ReadOptions().block_size
 
     def read(column_types: dict[str, Any]) -> Any:
-        convert = pacsv.ConvertOptions(null_values=[""], strings_can_be_null=True, true_values=list(TRUE),
-                                       false_values=list(FALSE), column_types=column_types)
+        convert = pacsv.ConvertOptions(null_values=["", *NULL_MARKERS], strings_can_be_null=False,
+                                       true_values=list(TRUE), false_values=list(FALSE), column_types=column_types)
         return pacsv.read_csv(path, read_options=pacsv.ReadOptions(block_size=block),
                               parse_options=pacsv.ParseOptions(delimiter=delimiter), convert_options=convert)
 
@@ -264,6 +267,7 @@ def _read_csv_arrow(path: Path, delimiter: str) -> Any:
     current().check_columns(result.num_columns)
     if any(pa.types.is_binary(f.type) or pa.types.is_large_binary(f.type) for f in result.schema):
         raise DataFileError(f"{path} is not UTF-8 text; save it as UTF-8")  # pyarrow reads such cells as bytes
+    result = _empty_text_is_nil(result)
     temporal = {f.name: pa.string() for f in result.schema if pa.types.is_temporal(f.type)}
     if temporal and all(pa.types.is_date32(f.type) for f in result.schema if f.name in temporal):
         import pyarrow.compute as compute  # YYYY-MM-DD cells print back as they were (bar blanks around them)
@@ -272,7 +276,21 @@ def _read_csv_arrow(path: Path, delimiter: str) -> Any:
             if f.name in temporal:
                 result = result.set_column(i, f.name, compute.cast(result.column(i), pa.string()))
         return result
-    return read(temporal) if temporal else result  # times and timestamps: read again as the file spells them
+    return _empty_text_is_nil(read(temporal)) if temporal else result  # times: read again as the file spells them
+
+
+def _empty_text_is_nil(table: Any) -> Any:
+    """Text columns are read with no null values (a marker in text is text); their empty cells are nil."""
+    import pyarrow as pa
+    import pyarrow.compute as compute
+
+    for i, f in enumerate(table.schema):
+        if pa.types.is_string(f.type) or pa.types.is_large_string(f.type):
+            col = table.column(i)
+            empty = compute.equal(col, "")
+            if compute.any(empty).as_py():
+                table = table.set_column(i, f.name, compute.if_else(empty, pa.scalar(None, f.type), col))
+    return table
 
 
 def _read_csv_stdlib(path: Path, delimiter: str) -> list[dict[str, Any]]:
@@ -289,7 +307,7 @@ def _read_csv_stdlib(path: Path, delimiter: str) -> list[dict[str, Any]]:
 
 def _typed_column(cells: list[str]) -> list[Any]:
     """One column's cells by the CSV rule (each cell parsed once for its type, once for its value)."""
-    present = [c for c in cells if c != ""]
+    present = [c for c in cells if c != "" and c not in NULL_MARKERS]
     if not present:
         return [None] * len(cells)
     values: list[Any] | None = None
@@ -301,12 +319,12 @@ def _typed_column(cells: list[str]) -> list[Any]:
         values = list(map(float, present))
     if values is None and all(c in TRUE or c in FALSE for c in present):
         values = [c in TRUE for c in present]
-    if values is None:
-        values = present
+    if values is None:  # text: a null marker is text, an empty cell nil
+        return [None if c == "" else c for c in cells]
     if len(values) == len(cells):
         return values
     it = iter(values)
-    return [None if c == "" else next(it) for c in cells]
+    return [None if c == "" or c in NULL_MARKERS else next(it) for c in cells]
 
 
 def _int(cell: str) -> int:

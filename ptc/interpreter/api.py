@@ -56,6 +56,12 @@ class RunResult:
     note: str | None = None  # why an empty answer is empty, when the runtime can tell (ptc.interpreter.diagnose)
 
     @property
+    def ok(self) -> bool:
+        """The program answered: it did not end in `(fail v)` (an error raises PTCError). The
+        same test as an agent's `Step.ok`, so code that reads either reads both."""
+        return not self.failed
+
+    @property
     def charts(self) -> list[Any]:
         """The charts (ptc.Chart) the value holds: the value itself or among its first items."""
         from ..charts import charts_in
@@ -264,12 +270,13 @@ def _run(source: str, data: Mapping[str, Any] | None, tools: Mapping[str, Any] |
             fix = runtime_hint(err.message) if err.kind == "runtime" else None
             if fix is not None:
                 err.hint = fix
-            if err.hint is None and err.kind == "runtime" and "got nil" in err.message:
-                err.hint = ("a nil often comes from a missing map key: check the key's spelling "
-                            "(e.g. :unit_price vs :unit-price) or use (get m :k default)")
             pos = rt.error_position(e.__traceback__, _LINE_MAPS)
             if pos is not None:
                 err.at(*pos)
+            if err.kind == "runtime" and "got nil" in err.message:
+                err.hint = _nil_hint(source, err.line, state, data_values) or err.hint or (
+                    "a nil often comes from a missing map key: check the key's spelling "
+                    "(e.g. :unit_price vs :unit-price) or use (get m :k default)")
             state.flush_output()
             err.partial = RunResult(None, tuple(state.prints), tuple(state.tool_calls), mem,  # type: ignore[attr-defined]
                                     steps=state.steps, duration=time.perf_counter() - started)
@@ -300,6 +307,16 @@ def _empty_note(source: str, value: Any, state: context.RunState, data: Mapping[
         return empty_note(source, value, state.prints, state.emptied, data,
                           [(c.name, c.result) for c in state.tool_calls if c.error is None])
     except Exception:  # noqa: BLE001 - a note is a courtesy: an odd value must not fail the run
+        return None
+
+
+def _nil_hint(source: str, line: int | None, state: context.RunState, data: Mapping[str, Any]) -> str | None:
+    """Which key read on the failing line gives the nil, in how many rows (never fails a run)."""
+    from .diagnose import nil_hint
+
+    try:
+        return nil_hint(source, line, data, [(c.name, c.result) for c in state.tool_calls if c.error is None])
+    except Exception:  # noqa: BLE001 - a hint is a courtesy
         return None
 
 

@@ -106,7 +106,7 @@ def empty_note(source: str, value: Any, prints: Sequence[str], emptied: Emptied 
         reason = explain(check, [r for r in rows if _get_path(r, check.path) is not None], missing=False)
         if reason is not None:
             return f"note: nothing matched: {reason}"
-    return _nil_note(forms, rows) if value is None or _all_nil(value) else None
+    return _nil_note(forms, rows, data, tool_results) if value is None or _all_nil(value) else None
 
 
 def explain(check: Check, rows: Sequence[Any], missing: bool = True) -> str | None:
@@ -169,8 +169,110 @@ def _missing_key(key: Any, keys: list[Any]) -> str | None:
     return None
 
 
-def _nil_note(forms: list[Any], rows: list[Any]) -> str | None:
-    """nil from `(get :k m)` (arguments swapped) or `(get row "k")` on keyword-keyed rows."""
+# functions whose first argument, a keyword, is read from every item
+_KEY_FIRST = {"map", "mapv", "filter", "filterv", "remove", "keep", "sort-by", "group-by", "min-by", "max-by",
+              "sum-by", "avg-by", "pluck", "partition-by", "max-key", "min-key", "some", "every?", "where"}
+
+
+def key_reads(forms: Sequence[Any], line: int | None = None) -> list[v.Keyword]:
+    """The keywords the program reads from maps, in source order: `(:k x)`, `(map :k xs)`,
+    `(sort-by :k ...)`, `(get x :k)`... (on `line` only, when given)."""
+    out: list[v.Keyword] = []
+    for f in _walk(forms):
+        items = f.items
+        head = items[0]
+        found: Any = None
+        if isinstance(head, Lit) and type(head.value) is v.Keyword and len(items) in (2, 3):
+            found = head
+        elif isinstance(head, Sym) and head.ns is None and len(items) >= 2:
+            if head.name in _KEY_FIRST and isinstance(items[1], Lit) and type(items[1].value) is v.Keyword:
+                found = items[1]
+            elif head.name == "get" and len(items) >= 3 and isinstance(items[2], Lit) \
+                    and type(items[2].value) is v.Keyword:
+                found = items[2]
+        if found is not None and (line is None or found.line == line) and found.value not in out:
+            out.append(found.value)
+    return out
+
+
+def _tables(data: Mapping[str, Any], tool_results: Sequence[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """The row collections a program read: (label, rows) for data/NAME and tool results."""
+    return [(label, rows) for label, rows in [*(("data/" + k, d) for k, d in data.items()),
+                                              *((f"tool/{name}'s result", r) for name, r in tool_results)]
+            if type(rows) in v.SEQUENTIAL_TYPES and len(rows)]
+
+
+def _nils_of(rows: Any, key: v.Keyword) -> tuple[int, int, bool]:
+    """(rows where key is nil or absent, rows counted, whether any row has the key): a table's
+    column counts in C; plain rows are counted over their first 100,000."""
+    if type(rows) is v.Table:
+        pos = rows.keys.index(key) if key in rows.keys else None
+        if pos is None:
+            return len(rows), len(rows), False
+        column = rows.arrow.column(pos)
+        return column.null_count, len(column), True
+    counted = nil = 0
+    present = False
+    for row in itertools.islice(rows, 100_000):
+        counted += 1
+        if type(row) not in v.MAP_TYPES:
+            continue
+        x = v.lookup(row, key, _END)
+        present = present or x is not _END
+        nil += x is None or x is _END
+    return nil, counted, present
+
+
+def nil_hint(source: str, line: int | None, data: Mapping[str, Any],
+             tool_results: Sequence[tuple[str, Any]] = ()) -> str | None:
+    """For "expected a number, got nil": which key read on the error's line gives nil, in how
+    many rows of which input, and the fix; a key no row has gets its closest real name."""
+    try:
+        forms = read(source)
+    except PTCError:
+        return None
+    keys = key_reads(forms, line) or key_reads(forms)
+    tables = _tables(data, tool_results)
+    for key in keys:
+        for label, rows in tables:
+            nil, counted, present = _nils_of(rows, key)
+            if not present:
+                continue
+            if nil:
+                k = _text(key)
+                return (f"({k} row) is nil in {nil:,} of {counted:,} rows of {label}: skip those rows first, "
+                        f"(filter {k} rows) or (keep {k} rows), or give a default, (or ({k} row) 0)")
+    for key in keys:
+        for label, rows in tables:
+            if not _nils_of(rows, key)[2]:
+                close = _missing_key(key, _keys_of(rows))
+                if close is not None:
+                    return f"{close} (in {label})"
+    return None
+
+
+def _keys_of(rows: Any) -> list[Any]:
+    first = next(iter(rows), None)
+    return list(itertools.islice(v.map_keys(first), 200)) if type(first) in v.MAP_TYPES else []
+
+
+def _nil_note(forms: list[Any], rows: list[Any], data: Mapping[str, Any] | None = None,
+              tool_results: Sequence[tuple[str, Any]] = ()) -> str | None:
+    """nil from `(get :k m)` (arguments swapped), `(get row "k")` on keyword-keyed rows, or a
+    key that no row has (`(map :dep-delay flights)` for :dep_delay)."""
+    note = _swapped_get(forms, rows)
+    if note is not None or data is None:
+        return note
+    for key in key_reads(forms):
+        for label, table in _tables(data, tool_results):
+            if not _nils_of(table, key)[2]:
+                close = _missing_key(key, _keys_of(table))
+                if close is not None:
+                    return f"note: every value is nil: {close} (in {label})"
+    return None
+
+
+def _swapped_get(forms: list[Any], rows: list[Any]) -> str | None:
     for f in _walk(forms):
         items = f.items
         if len(items) < 2 or not isinstance(items[0], Sym) or items[0].full != "get":
@@ -329,4 +431,4 @@ def _known_rows(data: Mapping[str, Any], tool_results: Sequence[tuple[str, Any]]
     return rows[:20]
 
 
-__all__ = ["Check", "empty_note", "explain", "is_empty", "looks_empty"]
+__all__ = ["Check", "empty_note", "explain", "is_empty", "key_reads", "looks_empty", "nil_hint"]

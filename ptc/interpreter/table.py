@@ -139,10 +139,17 @@ class Table:
     def schema_text(self, most: int = 100) -> str:
         """`name type, ...` of the columns (what a prompt shows of a table): the first `most`,
         then how many more (a 100,000-column file must not make a megabyte prompt)."""
-        shown = ", ".join(f"{_key_text(k)} {arrow_type_label(t)}"
-                          for k, t in zip(self._keys[:most], self.arrow.schema.types[:most]))
+        arrow = self.arrow
+        shown = ", ".join(f"{_key_text(k)} {arrow_type_label(t)}{_nils(arrow.column(i).null_count)}"
+                          for i, (k, t) in enumerate(zip(self._keys[:most], arrow.schema.types[:most])))
         more = len(self._keys) - most
         return f"{shown} ... and {more:,} more" if more > 0 else shown
+
+
+def _nils(n: int) -> str:
+    """How many of a column's cells are nil, as the prompt says it (a model reads "float" as
+    "always a number" otherwise)."""
+    return f" ({n:,} nil)" if n else ""
 
 
 class Row:

@@ -205,6 +205,16 @@ class FMap(dict):
         key = as_key(self)
         return hash(frozenset(self.items())) if key is self else hash(key)
 
+    def __eq__(self, other: object) -> bool:
+        """A host dict compares with the plain Python this map stands for (`to_python`: keywords
+        as strings), so a result equals its Python equivalent at any size (HMap does the same)."""
+        if type(other) is dict:
+            return to_python(self) == other
+        return dict.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
     def _immutable(self, *a: Any, **k: Any) -> None:
         raise TypeError("PTC maps are immutable")
 
@@ -318,6 +328,8 @@ class HMap:
     def __eq__(self, other: object) -> bool:
         if isinstance(other, (HMap, FMap)):
             return len(self) == len(other) and all(other.get(k, _MISSING) == v for k, v in self.items())
+        if type(other) is dict:
+            return to_python(self) == other
         return NotImplemented
 
     def __reduce__(self):  # type: ignore[no-untyped-def]
@@ -569,7 +581,7 @@ class HSet:
         return hash(frozenset(self._set())) if key is self else hash(key)
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, (HSet, FSet, frozenset)):
+        if isinstance(other, (HSet, FSet, frozenset, set)):
             return len(self) == len(other) and all(k in other for k in self)
         return NotImplemented
 

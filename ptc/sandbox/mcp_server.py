@@ -63,7 +63,8 @@ class Gateway:
         self._lock = threading.Lock()
         self._upstreams: list[RunScope] = scopes_of(self.tools)
         self._held = 0
-        self.description = tool_spec.instructions(self.tools, self.data, "compact", tools_text=self._tools_text())
+        self.description = tool_spec.instructions(self.tools, self.data, "compact", tools_text=self._tools_text(),
+                                                  limits=self.limits)
 
     def __repr__(self) -> str:
         return f"Gateway(name={self.name!r}, tools={list(self.tools)}, data={list(self.data)})"

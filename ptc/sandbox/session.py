@@ -83,7 +83,7 @@ class Sandbox:
     def instructions(self) -> str:
         """The language, rules, tools and data: the tool's description, or a system prompt's part."""
         if self._instructions is None:
-            self._instructions = tool_spec.instructions(self.tools, self.data, self.prompt)
+            self._instructions = tool_spec.instructions(self.tools, self.data, self.prompt, limits=self.limits)
         return self._instructions
 
     def _description(self, brief: bool) -> str:
@@ -136,7 +136,8 @@ class Sandbox:
             except PTCError as e:
                 partial = getattr(e, "partial", None)
                 prints = partial.prints if partial is not None else ()
-                return Reply(_text(program_report(prints=prints, result=None, defined=(), error=e.format())),
+                return Reply(_text(program_report(prints=prints, result=None, defined=(),
+                                                  error=ErrorInfo.from_ptc(e).format())),
                              error=True)
             over = self._keep(result)
             if over is not None:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
-from ..agent.prompt import CALL_RULE, DATA_RULE, JAVA_INTEROP, PromptProfile, compact_reference, describe_data, describe_tools
+from ..agent.prompt import (CALL_RULE, DATA_RULE, JAVA_INTEROP, PromptProfile, budget_line, compact_reference,
+                            describe_data, describe_tools)
 from ..interpreter.reference import prompt_reference
 
 INTRO = """\
@@ -40,12 +41,13 @@ def check_name(name: str) -> str:
 
 
 def instructions(tools: Mapping[str, Any], data: Mapping[str, Any], profile: PromptProfile,
-                 tools_text: str | None = None) -> str:
+                 tools_text: str | None = None, limits: Any = None) -> str:
     """Everything a model needs to write programs for this sandbox (the full tool description).
     `tools_text` replaces the tools' full signatures (e.g. by `tool_index`)."""
     language = compact_reference() if profile == "compact" else "PTC-Lisp functions:\n" + prompt_reference(JAVA_INTEROP)
     tools_text = "Tools:\n" + describe_tools(tools) if tools_text is None else tools_text
-    return "\n\n".join([INTRO, RULES, language, tools_text, "Data:\n" + describe_data(data)])
+    return "\n\n".join([INTRO, f"{RULES}\n- {budget_line(limits)}", language, tools_text,
+                        "Data:\n" + describe_data(data)])
 
 
 def tool_index(tools: Mapping[str, Any], max_summary: int = 90) -> str:

@@ -45,7 +45,7 @@ def test_a_vector_of_maps_prints_as_a_table_and_json_is_unchanged(invoke, files:
     lines = r.stdout.splitlines()
     assert lines[0].split() == ["id", "region", "amount"]
     assert lines[2].split() == ["1", "north", "2.5"] and lines[3].split() == ["2", "south", "4.0"]
-    assert lines[-1] == "2 rows"
+    assert lines[-1] == "2 rows x 3 columns"
     r = invoke("eval", "(filter :amount data/sales)", "--data", "sales.csv", "--json")
     assert json.loads(r.stdout)["value"] == [{"id": 1, "region": "north", "amount": 2.5},
                                              {"id": 2, "region": "south", "amount": 4.0}]
@@ -55,7 +55,8 @@ def test_a_vector_of_maps_prints_as_a_table_and_json_is_unchanged(invoke, files:
 
 def test_a_long_result_shows_its_first_rows_and_the_count(invoke) -> None:
     r = invoke("eval", "(mapv (fn [i] {:i i}) (range 5000))")
-    assert r.exit_code == 0 and r.stdout.splitlines()[-1] == "5000 rows (first 40 shown; --output FILE writes them all)"
+    assert r.exit_code == 0 and r.stdout.splitlines()[-1] == \
+        "5,000 rows x 1 column (first 40 shown; --output FILE writes them all)"
 
 
 def test_output_writes_every_row_by_suffix(invoke, files: Path) -> None:

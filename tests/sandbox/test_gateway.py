@@ -147,3 +147,12 @@ def test_a_sessions_definitions_are_bounded_by_max_session_memory() -> None:
     assert reply.error and "max_session_memory=104857600" in reply.text and "not kept" in reply.text
     assert gw.run_program(session, {"program": "blob3"}).error  # not kept
     assert not gw.run_program(session, {"program": "(def blob0 nil) (def blob3 (vec (range 500000)))"}).error
+
+
+def test_the_docs_say_when_the_doc_tool_is_listed() -> None:
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "mcp-server.md").read_text()
+    assert "with only `--data`, just the\nfirst" in doc
+    assert [t.name for t in Gateway(data={"x": [1]}).mcp_tools()] == ["run_ptc_lisp"]
+    assert [t.name for t in gateway().mcp_tools()] == ["run_ptc_lisp", "ptc_tool_doc"]
