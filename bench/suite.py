@@ -122,7 +122,7 @@ def main() -> int:
         try:
             import ray
         except ImportError:
-            print("  ray: not installed (pip install 'ptc[ray]'), skipped")
+            print("  ray: not installed (pip install 'ptc-lisp[ray]'), skipped")
         else:
             t0 = time.perf_counter()
             ray.init(num_cpus=os.cpu_count(), include_dashboard=False, logging_level="ERROR", log_to_driver=False)

@@ -9,7 +9,7 @@ may be written `_` in Python: `data/top-items` reads `top_items`). Definitions (
 stay from one `%%ptc` cell to the next, like the REPL; `--reset` forgets them. The cell's
 result displays itself (prints, tool calls, value, charts); `--out NAME` also keeps it in the
 variable NAME. An error shows as ptc shows it (kind, line:column, hint), never a traceback.
-Needs IPython (`pip install 'ptc[notebook]'`).
+Needs IPython (`pip install 'ptc-lisp[notebook]'`).
 """
 
 from __future__ import annotations

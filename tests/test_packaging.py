@@ -12,8 +12,13 @@ def test_wheel_contains_grammar_cassettes_scenarios_and_bundled_suite(tmp_path: 
     proc = subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation",
                            "-q", "-w", str(tmp_path)], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
-    wheel = next(tmp_path.glob("ptc-*.whl"))
+    wheel = next(tmp_path.glob("ptc_lisp-*.whl"))
     names = set(zipfile.ZipFile(wheel).namelist())
+    metadata = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+    # `ptc` on the package index is an unrelated project: the distribution is ptc-lisp, the
+    # import name and the command stay ptc
+    assert "\nName: ptc-lisp\n" in metadata
+    assert "Provides-Extra: data" in metadata and "duckdb" in metadata
     assert "ptc/interpreter/grammar.lark" in names
     assert "ptc/examples/cassettes/data-analysis.jsonl" in names
     assert {"ptc/examples/data/orders.csv", "ptc/examples/data/orders.parquet"} <= names

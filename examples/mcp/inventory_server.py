@@ -2,7 +2,7 @@
 
     ptc agent "Which electronics product is lowest on stock?" --mcp "python examples/mcp/inventory_server.py"
 
-Written with the official MCP Python SDK (`pip install "ptc[mcp]"`); any MCP server works the same way.
+Written with the official MCP Python SDK (`pip install "ptc-lisp[mcp]"`); any MCP server works the same way.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ A chart is a map `{:vega-lite spec}` (its :vega-lite key holds a map). A run's a
 when it is a map or vector with charts among its first items (`{:total 42 :chart (chart/bar
 ...)}`). Every chart is checked (`spec.check_spec`) when a chart function builds it and again
 when the program returns it, so what reaches the host is safe to render. Rendering needs
-vl-convert-python (`pip install 'ptc[charts]'`), no browser.
+vl-convert-python (`pip install 'ptc-lisp[charts]'`), no browser.
 
     result = ptc.run('(chart/bar data/sales :region :revenue)', data=...)
     result.chart.save("sales.png")          # or .svg / .html

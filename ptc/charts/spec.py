@@ -6,7 +6,7 @@ channel, an image mark, a `$ref`, any URL-looking string outside the data rows, 
 it could make the renderer build more than it holds (a canvas over MAX_PIXELS, a transform
 or expression that generates rows or text: `flatten`, `sequence(...)`, impute's generated
 keyvals, steps over MAX_STEPS), or when Vega-Lite's own JSON schema (shipped by the `altair`
-package, part of `ptc[charts]`) rejects it. Text inside a spec (titles, labels) is kept as
+package, part of `ptc-lisp[charts]`) rejects it. Text inside a spec (titles, labels) is kept as
 it is: whatever renders it escapes it, and the renderer (render.py) drops the characters
 SVG cannot hold.
 """
@@ -23,7 +23,7 @@ MAX_ROWS = 5_000  # rows of inline data, over all the spec's data
 MAX_BYTES = 1_000_000  # the spec as JSON
 MAX_DEPTH = 16  # nesting of the spec outside its data rows
 CHART_KEY = "vega-lite"  # a chart is a map {:vega-lite spec}
-EXTRA = "pip install 'ptc[charts]'"
+EXTRA = "pip install 'ptc-lisp[charts]'"
 
 # keys that fetch or link something outside the spec, with why they are refused
 _FORBIDDEN_KEYS = {

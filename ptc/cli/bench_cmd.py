@@ -47,7 +47,7 @@ Examples:
   ptc bench tokens --prompt compact
   ptc bench tokens --pricing claude-sonnet-4-5      (dollars from litellm's price map)
   ptc bench tokens --json > tokens.json
-  ptc bench tokens --plot tokens.png        (needs matplotlib: pip install 'ptc[plot]')
+  ptc bench tokens --plot tokens.png        (needs matplotlib: pip install 'ptc-lisp[plot]')
   ptc bench tokens --encoding cl100k_base
 """
 
@@ -400,7 +400,7 @@ def _require_matplotlib() -> None:
         import matplotlib  # noqa: F401
     except ImportError:
         raise click.ClickException(
-            "--plot needs matplotlib, which is not installed: pip install 'ptc[plot]' "
+            "--plot needs matplotlib, which is not installed: pip install 'ptc-lisp[plot]' "
             "(or pip install matplotlib)") from None
 
 

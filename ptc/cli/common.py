@@ -111,7 +111,7 @@ def _chart_suffix(ctx: click.Context, param: click.Parameter, value: str | None)
 def chart_option(f: F) -> F:
     return click.option(
         "--chart", "chart_path", type=click.Path(dir_okay=False), default=None, callback=_chart_suffix,
-        help="Render the chart the result holds to this file (.png, .svg or .html; needs ptc[charts]).",
+        help="Render the chart the result holds to this file (.png, .svg or .html; needs ptc-lisp[charts]).",
     )(f)
 
 

@@ -47,7 +47,7 @@ Examples:
   # interrupted? run the same command again: executions already in --results are skipped
   ptc suite run my-suite.yaml --model openai/gpt-4o-mini --results results.jsonl
 \b
-  # spread executions over a Ray cluster (pip install 'ptc[ray]')
+  # spread executions over a Ray cluster (pip install 'ptc-lisp[ray]')
   ptc suite run my-suite.yaml --model openai/gpt-4o-mini --runs 10 --executor ray \\
       --ray-address ray://head:10001 --concurrency 64
 \b
@@ -59,7 +59,7 @@ REPORT_EPILOG = """\b
 Examples:
   ptc suite report results.jsonl
   ptc suite report results.jsonl --html report.html
-  ptc suite report results.jsonl --png report.png     (needs matplotlib: pip install 'ptc[plot]')
+  ptc suite report results.jsonl --png report.png     (needs matplotlib: pip install 'ptc-lisp[plot]')
   ptc suite report results.jsonl --json
 """
 
@@ -136,7 +136,7 @@ def _split(values: tuple[str, ...]) -> list[str]:
 @click.option("--retry-errors", is_flag=True, help="Also re-run executions that ended in an LLM or crash error.")
 @click.option("--mission", "missions", multiple=True, metavar="ID", help="Only this mission (repeatable).")
 @click.option("--executor", type=click.Choice(["local", "ray"]), default="local", show_default=True,
-              help="local: asyncio in this process; ray: a Ray task per execution (pip install 'ptc[ray]').")
+              help="local: asyncio in this process; ray: a Ray task per execution (pip install 'ptc-lisp[ray]').")
 @click.option("--ray-address", metavar="ADDR", help="Ray cluster to use (e.g. ray://head:10001, auto); "
               "default: start a local Ray.")
 @click.option("--ray-cpus", default=1.0, show_default=True, type=click.FloatRange(min=0, min_open=True),
@@ -287,7 +287,7 @@ def report_cmd(results: str, html_path: str | None, png_path: str | None, suite_
     if not records:
         raise click.ClickException(f"no results in {results}" + (f" for suite {suite_name}" if suite_name else ""))
     if png_path and not report.matplotlib_available():
-        raise click.ClickException("--png needs matplotlib, which is not installed: pip install 'ptc[plot]' "
+        raise click.ClickException("--png needs matplotlib, which is not installed: pip install 'ptc-lisp[plot]' "
                                    "(the --html report needs nothing)")
     rows = report.summarize(records)
     if as_json:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-DATA_EXTRA = 'pip install "ptc[data]"'
+DATA_EXTRA = 'pip install "ptc-lisp[data]"'
 
 
 class DataFileError(ValueError):

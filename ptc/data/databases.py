@@ -60,7 +60,7 @@ def _sqlite_rows(con: Any, sql: str, load: Load) -> Any:
 
 def read_duckdb(path: Path, part: str | None) -> Any:
     """The same for a DuckDB file, through DuckDB's own Arrow export when pyarrow is installed."""
-    duckdb = require("duckdb", "reading DuckDB files", install="pip install duckdb")
+    duckdb = require("duckdb", "reading DuckDB files")
     load = current()
     con = duckdb.connect(str(path), read_only=True, config={
         "enable_external_access": False, "autoinstall_known_extensions": False,

@@ -17,7 +17,7 @@ def parse_args(description: str | None, argv: Sequence[str] | None = None) -> ar
     parser = argparse.ArgumentParser(description=first or None)
     parser.add_argument("--model", metavar="MODEL", default=None,
                         help="a litellm model name, e.g. openai/gpt-4o-mini (needs the provider's API key "
-                             "and `pip install ptc[llm]`); default: replay the scripted replies offline")
+                             "and `pip install ptc-lisp[llm]`); default: replay the scripted replies offline")
     parser.add_argument("--quiet", action="store_true", help="print only the final value")
     return parser.parse_args(list(argv) if argv is not None else None)
 

@@ -1,7 +1,7 @@
 """Any model litellm can reach, behind ptc's `complete(messages) -> Reply` protocol.
 
 litellm is imported lazily (on the first call), so `import ptc` stays fast and litellm stays
-an optional dependency (``pip install ptc[llm]``).
+an optional dependency (``pip install ptc-lisp[llm]``).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def _import_litellm() -> Any:
         try:
             import litellm
         except ImportError as e:  # pragma: no cover - depends on the environment
-            raise LLMError("other", "litellm is not installed: pip install 'ptc[llm]' (or pip install litellm)") from e
+            raise LLMError("other", "litellm is not installed: pip install 'ptc-lisp[llm]' (or pip install litellm)") from e
         litellm.suppress_debug_info = True
         _litellm = litellm
     return _litellm

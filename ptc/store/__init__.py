@@ -10,7 +10,7 @@
 
     ptc.Agent(mission, on_event=recorder(store, sid)).run()   # persist a whole run
 
-SQLAlchemy Core; SQLite by default (WAL), PostgreSQL with ``pip install 'ptc[postgres]'``.
+SQLAlchemy Core; SQLite by default (WAL), PostgreSQL with ``pip install 'ptc-lisp[postgres]'``.
 See docs/store.md.
 """
 

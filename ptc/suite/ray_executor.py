@@ -1,4 +1,4 @@
-"""The Ray executor: each execution is a Ray task (`pip install 'ptc[ray]'`).
+"""The Ray executor: each execution is a Ray task (`pip install 'ptc-lisp[ray]'`).
 
 Worth it when executions are many and slow -- missions x models x runs against real LLMs,
 where latency dominates -- and when you want to spread them over several machines. Each task
@@ -24,7 +24,7 @@ def _init(address: str | None, init_kwargs: dict[str, Any] | None) -> bool:
     try:
         import ray
     except ImportError:
-        raise RuntimeError("the ray executor needs Ray: pip install 'ptc[ray]' (or pip install ray)") from None
+        raise RuntimeError("the ray executor needs Ray: pip install 'ptc-lisp[ray]' (or pip install ray)") from None
     if ray.is_initialized():
         return False
     kwargs: dict[str, Any] = {"include_dashboard": False, "logging_level": "ERROR", "log_to_driver": False}

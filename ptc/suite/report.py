@@ -1,5 +1,5 @@
 """Reports over suite results: the per-model/per-strategy table, a self-contained HTML page
-(inline SVG charts, no dependency) and an optional PNG (matplotlib, `pip install 'ptc[plot]'`).
+(inline SVG charts, no dependency) and an optional PNG (matplotlib, `pip install 'ptc-lisp[plot]'`).
 
     from ptc.suite.report import load, summarize, print_table, write_html
     records = load("results.jsonl")
@@ -345,7 +345,7 @@ def matplotlib_available() -> bool:
 def write_png(records: Sequence[dict[str, Any]], path: str | Path) -> Path:
     """Pass rate and mean tokens per model/strategy as a PNG (needs matplotlib)."""
     if not matplotlib_available():
-        raise RuntimeError("PNG reports need matplotlib: pip install 'ptc[plot]' (the HTML report does not)")
+        raise RuntimeError("PNG reports need matplotlib: pip install 'ptc-lisp[plot]' (the HTML report does not)")
     from matplotlib.figure import Figure
 
     rows = summarize(latest(records))

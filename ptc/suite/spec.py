@@ -259,7 +259,7 @@ def _parse_text(text: str, source: str) -> Any:
         import yaml
     except ImportError:
         if source.endswith((".yaml", ".yml")):
-            raise SuiteError(source, ["YAML suites need PyYAML: pip install 'ptc[yaml]' (or write the suite as "
+            raise SuiteError(source, ["YAML suites need PyYAML: pip install 'ptc-lisp[yaml]' (or write the suite as "
                                       "JSON)"]) from None
         try:
             return json.loads(text)

@@ -362,7 +362,7 @@ def require_sdk() -> None:
 
     missing = [m for m in ("mcp", "jsonschema") if importlib.util.find_spec(m) is None]
     if missing:
-        raise ImportError(f"MCP tools need {' and '.join(missing)}: pip install \"ptc[mcp]\"")
+        raise ImportError(f"MCP tools need {' and '.join(missing)}: pip install \"ptc-lisp[mcp]\"")
 
 
 def _close(link: _Link) -> None:

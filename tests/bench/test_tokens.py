@@ -310,7 +310,7 @@ def test_cli_plot_without_matplotlib_says_how_to_get_it(tmp_path: Path, monkeypa
     out = CliRunner().invoke(main, ["bench", "tokens", "--scenario", "headcount-report",
                                     "--plot", str(tmp_path / "x.png")])
     assert out.exit_code == 1
-    assert "--plot needs matplotlib" in out.output and "ptc[plot]" in out.output
+    assert "--plot needs matplotlib" in out.output and "ptc-lisp[plot]" in out.output
     assert not (tmp_path / "x.png").exists()
 
 

@@ -142,12 +142,12 @@ def test_without_the_charts_extra_errors_name_it(monkeypatch: pytest.MonkeyPatch
     spec_module._validator.cache_clear()
     try:
         err = refused("(chart/bar [{:a 1 :b 2}] :a :b)")
-        assert "pip install 'ptc[charts]'" in err.message
+        assert "pip install 'ptc-lisp[charts]'" in err.message
     finally:
         monkeypatch.undo()
         spec_module._validator.cache_clear()
     monkeypatch.setitem(sys.modules, "vl_convert", None)  # an import of it fails
     chart = ptc.run("(chart/bar [{:a 1 :b 2}] :a :b)").chart
-    with pytest.raises(ChartError, match=r"needs vl-convert-python: pip install 'ptc\[charts\]'"):
+    with pytest.raises(ChartError, match=r"needs vl-convert-python: pip install 'ptc-lisp\[charts\]'"):
         chart.to_png()
     assert "image/png" not in chart._repr_mimebundle_()  # Jupyter still gets the Vega-Lite spec

@@ -46,8 +46,8 @@ def test_csv_dates_and_times_stay_the_text_of_the_file(tmp_path: Path, reader: s
 
 
 def test_csv_a_column_that_mixes_numbers_and_text_is_text(tmp_path: Path, reader: str) -> None:
-    (tmp_path / "m.csv").write_text("code,n\n007,1\nNA,2.0\n")
-    assert rows(ptc.table(tmp_path / "m.csv")) == [{"code": "007", "n": 1.0}, {"code": "NA", "n": 2.0}]
+    (tmp_path / "m.csv").write_text("code,n\n007,1\nN1,2.0\n")  # (NA would be a null marker: tests/data/test_csv_nulls.py)
+    assert rows(ptc.table(tmp_path / "m.csv")) == [{"code": "007", "n": 1.0}, {"code": "N1", "n": 2.0}]
 
 
 def test_csv_with_a_bom_and_quotes(tmp_path: Path, reader: str) -> None:
@@ -189,9 +189,9 @@ def test_duckdb_file_tables_and_query(tmp_path: Path) -> None:
 def test_without_pyarrow_the_binary_formats_name_the_extra(tmp_path: Path, no_pyarrow: None) -> None:
     for name in ("t.parquet", "t.arrow", "t.feather", "b.xlsx"):
         (tmp_path / name).write_bytes(b"PAR1 not really")
-        with pytest.raises(ptc.DataFileError, match=r'pip install "ptc\[data\]"'):
+        with pytest.raises(ptc.DataFileError, match=r'pip install "ptc-lisp\[data\]"'):
             ptc.table(tmp_path / name)
-    with pytest.raises(ptc.DataFileError, match=r'pip install "ptc\[data\]"'):
+    with pytest.raises(ptc.DataFileError, match=r'pip install "ptc-lisp\[data\]"'):
         ptc.to_arrow([{"a": 1}])
 
 

@@ -69,7 +69,7 @@ def test_programs_notebook(executed: dict[str, Any]) -> None:
 
 def test_tools_agents_charts_notebook(executed: dict[str, Any]) -> None:
     if "02_tools_agents_charts" not in executed:
-        pytest.skip("charts need ptc[charts]")
+        pytest.skip("charts need ptc-lisp[charts]")
     cells = outputs(executed["02_tools_agents_charts"])
     html = [html_of(c) for c in cells]
     assert any("tool/search-products" in h for h in html)
