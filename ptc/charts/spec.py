@@ -30,10 +30,11 @@ _FORBIDDEN_KEYS = {
     "url": "charts carry their data inline: use :data {:values rows}",
     "href": "charts cannot link anywhere",
     "$ref": "references are not allowed in a chart",
-    "$schema": "leave out $schema: ptc adds the Vega-Lite version itself",
     "datasets": "put the rows in :data {:values rows}",
     "loader": "charts cannot load anything",
 }
+# the one URL a spec may hold: Vega-Lite's own schema, as every example in its docs has it
+_SCHEMA = re.compile(r"^https://vega\.github\.io/schema/vega-lite/v(\d+)(?:\.\d+)*\.json$")
 _URLISH = re.compile(r"^\s*(?:[a-z][a-z0-9+.\-]*:)?//|^\s*(?:javascript|vbscript|data|file|https?|ftp|mailto):", re.I)
 # a CSS function that fetches, anywhere in a string (a colour "red url(http://...)" is drawn by the viewer)
 _CSS_FETCH = re.compile(r"(?:url|image|image-set|cross-fade|element)\s*\(|@import", re.I)
@@ -91,6 +92,9 @@ def _walk(x: Any, path: str, depth: int, out: list[Any], slot: Any) -> int:
             why = _FORBIDDEN_KEYS.get(key)
             if why is not None:
                 raise ChartError(f"{key!r} is not allowed{_where(here)}: {why}")
+            if key == "$schema":
+                _check_schema(item, depth, here)
+                continue  # a name, not a link: nothing fetches it
             if key == "data":
                 rows += _check_data(item, here)
                 copy[key] = {"values": []}
@@ -121,6 +125,16 @@ def _walk(x: Any, path: str, depth: int, out: list[Any], slot: Any) -> int:
         elif x is not None and not isinstance(x, (bool, int, float)):
             raise ChartError(f"chart spec values must be JSON-like, got {type(x).__name__}{_where(path)}")
     return rows
+
+
+def _check_schema(value: Any, depth: int, path: str) -> None:
+    """`$schema` at the top naming Vega-Lite: the major version specs are checked against, or
+    v5 (its docs' examples; what changed in v6 does not touch the specs charts are made of)."""
+    m = _SCHEMA.match(value) if isinstance(value, str) and depth == 0 else None
+    major = vega_lite_major()
+    if m is None or not 5 <= int(m.group(1)) <= major:
+        raise ChartError(f"$schema{_where(path)} must be Vega-Lite's own, "
+                         f"https://vega.github.io/schema/vega-lite/v{major}.json (or leave it out)")
 
 
 def _bounded(key: str, n: float, path: str) -> None:

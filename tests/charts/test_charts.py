@@ -45,8 +45,9 @@ def test_types_are_inferred_and_a_map_is_read_as_pairs() -> None:
     spec = spec_of("(chart/area (frequencies (map :region data/o)) :region :n)", o=ORDERS)
     assert spec["data"]["values"] == [{"region": "north", "n": 2}, {"region": "south", "n": 1}]
     assert spec_of("(chart/scatter data/o :amount :amount)", o=ORDERS)["mark"]["type"] == "point"
-    hist = spec_of("(chart/histogram data/o :amount {:bins 4})", o=ORDERS)
-    assert hist["encoding"]["x"]["bin"] == {"maxbins": 4} and hist["encoding"]["y"]["aggregate"] == "count"
+    hist = spec_of("(chart/histogram data/o :amount {:bins 4})", o=ORDERS)  # binned in the sandbox
+    assert hist["encoding"]["x"]["bin"]["binned"] and len(hist["data"]["values"]) <= 4
+    assert sum(b["count"] for b in hist["data"]["values"]) == len(ORDERS)
     # a dotted column name is a column, not a path into nested data
     assert spec_of("(chart/bar [{\"a.b\" 1 :n 2}] \"a.b\" :n)")["encoding"]["x"]["field"] == "a\\.b"
 
@@ -73,7 +74,8 @@ def test_answer_charts_are_found_in_the_value_or_its_first_items() -> None:
     ('(chart/spec {:mark "bar" :data {:values []} :encoding {:href {:value "javascript:alert(1)"}}})',
      "'href' is not allowed"),
     ('(chart/spec {:mark "text" :data {:values []} :encoding {:text {:value "//evil.example/x"}}})', "URLs"),
-    ('(chart/spec {:$schema "https://vega.github.io/schema/vega-lite/v5.json" :mark "bar"})', "$schema"),
+    ('(chart/spec {:$schema "https://vega.github.io/schema/vega-lite/v4.json" :mark "bar"})', "$schema"),
+    ('(chart/spec {:$schema "http://127.0.0.1:9/x.json" :mark "bar"})', "$schema"),
     ('(chart/spec {:$ref "#/definitions/x"})', "$ref"),
     ('(chart/spec (reduce (fn [m _] {:layer [m]}) {:mark "bar"} (range 20)))', "nested more than"),
     ('(chart/spec {:mark "bars" :data {:values []}})', "'bars' is not one of"),
