@@ -250,7 +250,8 @@ def _prompt_session(session: ReplSession) -> Any:
         history=history,
         multiline=True,
         key_bindings=kb,
-        prompt_continuation=lambda width, line_number, is_soft_wrap: CONTINUATION.rjust(width),
+        # a long line wrapped by the terminal is one line of the entry: no continuation prompt in it
+        prompt_continuation=lambda width, line_number, is_soft_wrap: "" if is_soft_wrap else CONTINUATION.rjust(width),
         lexer=lexer,
         completer=_completer(session),
         complete_while_typing=False,

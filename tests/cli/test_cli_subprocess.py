@@ -147,3 +147,24 @@ def test_repl_pty(tmp_path):
     assert child.exitstatus == 0
     history = (tmp_path / "home" / "history").read_text()
     assert "+(* x" in history
+
+
+def test_repl_pty_a_long_line_that_wraps_shows_no_continuation_prompt(tmp_path):
+    """A one-line entry longer than the terminal is wrapped by the terminal, not continued:
+    no `...>` may appear in it (it read as a stray line before the error that followed)."""
+    pexpect = pytest.importorskip("pexpect")
+    env = _env(tmp_path)
+    env["PROMPT_TOOLKIT_NO_CPR"] = "1"
+    env["TERM"] = "xterm"
+    child = pexpect.spawn(sys.executable, ["-m", "ptc", "repl", "--limits", "max_result=10"], env=env,
+                          cwd=str(ROOT), encoding="utf-8", timeout=30, dimensions=(24, 40))
+    try:
+        child.expect_exact(PROMPT)
+        child.send("(->> (range 100) (map inc) (filter odd?) (map #(* % %)) (vec))\r")
+        child.expect(r"error\[")
+        assert CONT not in child.before
+        child.expect_exact(PROMPT)
+        child.sendcontrol("d")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
