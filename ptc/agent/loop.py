@@ -23,6 +23,7 @@ from ..interpreter.limits import Limits
 from ..interpreter.printer import pr_str
 from ..llm.base import LLMError, Messages, Reply, Usage, acomplete, as_llm, complete
 from ..tools.lifetime import arun_scope, run_scope
+from ..tools.pages import full_page_note
 from .events import Emitter, Event, EventHandler
 from .response import parse_reply
 from .signature import Signature
@@ -420,7 +421,8 @@ class Agent:
             emit("tool_called", number, **call.to_json())
         fields = dict(program=code, result=outcome.value, prints=outcome.prints, tool_calls=calls,
                       duration=duration, defined=outcome.defined, docs=outcome.docs,
-                      note="\n".join(filter(None, (parsed.note, outcome.note))) or None,
+                      note="\n".join(filter(None, (parsed.note, outcome.note,
+                                                    full_page_note(outcome.tool_calls, self.tools)))) or None,
                       **{**base, "memory": outcome.memory})
         if outcome.failed:
             turn = Turn(success=True, failed=True, **fields)

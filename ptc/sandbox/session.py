@@ -16,6 +16,7 @@ from ..compression.feedback import clip_result, program_report
 from ..interpreter.api import convert_data, run
 from ..interpreter.errors import PTCError
 from ..interpreter.footprint import footprint
+from ..tools.pages import full_page_note
 from ..interpreter.limits import Limits
 from ..interpreter.printer import pr_str
 from . import tool_spec
@@ -152,8 +153,9 @@ class Sandbox:
                                   *self._result_bytes][:3]
         printed = pr_str(result.value, max_len=self.max_result_chars + 1)
         shown = clip_result(printed, self.max_result_chars)
+        note = "\n".join(filter(None, (result.note, full_page_note(result.tool_calls, self.tools)))) or None
         return Reply(_text(program_report(prints=result.prints, result=shown, defined=result.defined, error=None,
-                                          note=result.note)),
+                                          note=note)),
                      value=result.value, complete=shown == printed)
 
     def _keep(self, result: Any) -> ErrorInfo | None:
