@@ -27,7 +27,7 @@ from ..tools.pages import full_page_note
 from .events import Emitter, Event, EventHandler
 from .response import parse_reply
 from .signature import Signature
-from .turn import CONFIRM, ErrorInfo, ToolCallRecord, Turn
+from .turn import CONFIRM, ErrorInfo, ToolCallRecord, Turn, unkept_note
 
 
 class RunUsage(BaseModel):
@@ -408,9 +408,10 @@ class Agent:
         if isinstance(outcome, PTCError):
             partial = getattr(outcome, "partial", None)
             calls = _records(partial.tool_calls) if partial is not None else ()
+            unkept = unkept_note(partial.defined) if partial is not None else None
             turn = Turn(program=code, error=ErrorInfo.from_ptc(outcome), duration=duration,
-                        prints=partial.prints if partial is not None else (), tool_calls=calls, note=parsed.note,
-                        **base)
+                        prints=partial.prints if partial is not None else (), tool_calls=calls,
+                        note="\n".join(filter(None, (parsed.note, unkept))) or None, **base)
             emit("program_ran", number, ok=False, error=outcome.format(), duration=duration,
                  tool_calls=[c.to_json() for c in calls])
             return turn, None

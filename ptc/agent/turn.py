@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, Mapping
+from typing import Any, Literal, Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -44,6 +44,17 @@ class ErrorInfo(BaseModel):
         if self.hint:
             text += f"\n  hint: {self.hint}"
         return text
+
+
+def unkept_note(defined: Sequence[str]) -> str | None:
+    """After a failed program: the names it defined before it failed, which are not kept (a
+    model otherwise reads the next program's error about them as a new mystery)."""
+    if not defined:
+        return None
+    names = ", ".join(defined[:8]) + (f" and {len(defined) - 8} more" if len(defined) > 8 else "")
+    return (f"note: {names} {'was' if len(defined) == 1 else 'were'} defined before the error, but a program "
+            f"that fails keeps none of its definitions: define {'it' if len(defined) == 1 else 'them'} again")
+
 
 
 class ToolCallRecord(BaseModel):

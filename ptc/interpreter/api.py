@@ -279,7 +279,8 @@ def _run(source: str, data: Mapping[str, Any] | None, tools: Mapping[str, Any] |
                     "(e.g. :unit_price vs :unit-price) or use (get m :k default)")
             state.flush_output()
             err.partial = RunResult(None, tuple(state.prints), tuple(state.tool_calls), mem,  # type: ignore[attr-defined]
-                                    steps=state.steps, duration=time.perf_counter() - started)
+                                    steps=state.steps, duration=time.perf_counter() - started,
+                                    defined=_latest_order(state.defined))
             failure = err
         finally:
             sys.setrecursionlimit(old_limit)

@@ -11,7 +11,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from ..agent.prompt import check_profile
-from ..agent.turn import ErrorInfo
+from ..agent.turn import ErrorInfo, unkept_note
 from ..compression.feedback import clip_result, program_report
 from ..interpreter.api import convert_data, run
 from ..interpreter.errors import PTCError
@@ -138,7 +138,8 @@ class Sandbox:
                 partial = getattr(e, "partial", None)
                 prints = partial.prints if partial is not None else ()
                 return Reply(_text(program_report(prints=prints, result=None, defined=(),
-                                                  error=ErrorInfo.from_ptc(e).format())),
+                                                  error=ErrorInfo.from_ptc(e).format(),
+                                                  note=unkept_note(partial.defined) if partial is not None else None)),
                              error=True)
             over = self._keep(result)
             if over is not None:

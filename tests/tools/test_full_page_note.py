@@ -29,3 +29,16 @@ def test_the_agent_turn_carries_the_note_and_the_answer_is_unchanged() -> None:
     assert step.ok and step.value == 10
     assert step.turns[0].note == NOTE.format(n=10)
     assert NOTE.format(n=10) in step.messages[3]["content"]  # the feedback after the first program
+
+
+def test_a_failed_program_says_which_definitions_were_not_kept() -> None:
+    for isolation in ("inline", "process"):
+        sandbox = ptc.Sandbox(limits=ptc.Limits(timeout=0.5, isolation=isolation))
+        text = sandbox.call({"program": "(def a 1) (def b [1 2]) (+ 1 nil)"})
+        assert ("note: a, b were defined before the error, but a program that fails keeps none of its "
+                "definitions: define them again") in text
+        assert "a" not in sandbox.memory
+    replies = ["```clojure\n(def a 1)\n(+ 1 nil)\n```", "```clojure\n(return 1)\n```"]
+    step = ptc.Agent("x", llm=ptc.ScriptedLLM(replies)).run()
+    assert step.turns[0].note == ("note: a was defined before the error, but a program that fails keeps none "
+                                  "of its definitions: define it again")
