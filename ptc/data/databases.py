@@ -94,17 +94,9 @@ def _duckdb_rows(con: Any, sql: str, load: Load) -> Any:
             rows.extend(dict(zip(relation.columns, row)) for row in batch)
             load.check_time()
         return rows
-    import pyarrow as pa
-
     to_reader = getattr(relation, "to_arrow_reader", None) or relation.fetch_arrow_reader  # duckdb >= 1.4 / older
     reader = to_reader(65_536)  # streamed: the rows are counted as they arrive
-    batches, size = [], 0
-    for batch in reader:
-        size += batch.nbytes
-        load.check_bytes(size, "its rows hold")
-        load.check_time()
-        batches.append(batch)
-    return pa.Table.from_batches(batches, schema=reader.schema)
+    return load.table_of(reader.schema, reader, "its rows hold")
 
 
 def _tables(path: Path, part: str | None, names: list[str], views: list[str], rows: Callable[[str], Any]) -> Any:

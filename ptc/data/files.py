@@ -373,17 +373,9 @@ def _read_arrow(path: Path, part: str | None) -> Any:
 def _batches(schema: Any, batches: Any) -> Any:
     """A table from record batches, its size and the clock checked batch by batch (IPC buffers
     may be compressed: a small file can hold a large table)."""
-    import pyarrow as pa
-
     load = current()
     load.check_columns(len(schema))
-    out, total = [], 0
-    for batch in batches:
-        total += batch.nbytes
-        load.check_bytes(total, "it decompresses to")
-        load.check_time()
-        out.append(batch)
-    return pa.Table.from_batches(out, schema=schema)
+    return load.table_of(schema, batches, "it decompresses to")
 
 
 def _check_zip(path: Path) -> None:

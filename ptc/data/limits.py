@@ -14,7 +14,7 @@ import contextlib
 import contextvars
 import time
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Any, Iterable, Iterator
 
 from .arrow import DataFileError
 
@@ -52,6 +52,19 @@ class Load:
             raise DataFileError(f"{self.path}: {n:,} columns, more than max_columns={self.limits.max_columns:,} "
                                 f"(LoadLimits(max_columns=...)); pick the columns you need with a query or "
                                 f"another file")
+
+    def table_of(self, schema: Any, batches: Iterable[Any], what: str) -> Any:
+        """A pyarrow Table of record batches, their size and the clock checked batch by batch
+        (a compressed IPC file or a query's rows: what arrives can be far larger than the file)."""
+        import pyarrow as pa
+
+        out, total = [], 0
+        for batch in batches:
+            total += batch.nbytes
+            self.check_bytes(total, what)
+            self.check_time()
+            out.append(batch)
+        return pa.Table.from_batches(out, schema=schema)
 
     def check_cell(self, n: float, column: str) -> None:
         if n > self.limits.max_cell:
