@@ -116,3 +116,14 @@ def test_the_matrix_limits_do_not_refuse_ordinary_work() -> None:
     r = ptc.run('[(str/upper-case "abc") (.concat "a" "b") (count (clojure.set/join [{:a 1 :b 2}] [{:a 1 :c 3}])) '
                 '(str/escape "a<b" {\\< "&lt;"}) (count (frequencies (apply str (repeat 1000 "ab"))))]')
     assert ptc.to_python(r.value) == ["ABC", "ab", 1, "a&lt;b", 2]
+
+
+def test_a_chunked_table_groups_as_a_combined_one() -> None:
+    pa = pytest.importorskip("pyarrow")
+    table = _table().slice(0, 200_000)
+    table = pa.table({"id": pa.compute.divide(table.column("id"), 40), "v": table.column("v")})
+    chunked = pa.Table.from_batches(table.to_batches(max_chunksize=25_000))
+    src = ("(into {} (map (fn [[k rows]] [k {:s (reduce + (map :v rows)) :n (count rows)}]) "
+           "(group-by :id data/t)))")
+    assert chunked.column(0).num_chunks == 8
+    assert ptc.to_python(ptc.run(src, data={"t": chunked}).value) == ptc.to_python(ptc.run(src, data={"t": table}).value)

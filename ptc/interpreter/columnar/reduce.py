@@ -182,11 +182,13 @@ def groups(table: pa.Table, e: tuple[Any, ...]) -> dict[Any, Any]:
     codes, keys = group_keys(table, e)
     order = np.argsort(codes, kind="stable")
     sizes = np.bincount(codes, minlength=len(keys))
-    ordered = selection(table).take(pa.array(order))
+    # one take puts each group's rows together; a group is then a zero-copy slice (a take per
+    # group cost 0.5 ms on a combined table, 2 ms on a chunked one, per group)
+    ordered = selection(table).take(pa.array(order)).table().combine_chunks()
     out: dict[Any, Any] = {}
     start = 0
     for i, (key, size) in enumerate(zip(keys, sizes.tolist())):
-        out[key] = Table(ordered.slice(start, size).table())
+        out[key] = Table(ordered.slice(start, size))
         start += size
         if (i & 1023) == 1023:  # a million groups is a million slices: the clock is read as they are made
             context.check_deadline()
