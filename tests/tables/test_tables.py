@@ -323,7 +323,8 @@ def test_the_prompt_describes_a_table_by_its_columns_and_a_few_rows() -> None:
     rows = ROWS * 50_000
     text = describe_data(convert_data({"orders": table(rows)}))
     assert text.splitlines()[0] == ("data/orders: table of 200,000 rows (a vector of maps), columns: :id int, "
-                                    ':status string, :amount float, :qty int, :region string, "unit price" int')
+                                    ':status string (50,000 nil), :amount float, :qty int, :region string, "unit price" int')
+    assert text.splitlines()[1].startswith("  (200,000 rows: filter, remove, group-by")  # what is fast over it
     assert text.count("{:id") == 3
     assert len(text) < 800
 
