@@ -43,11 +43,14 @@ def _rows(value: Any) -> list[dict[str, Any]]:
 
 def to_arrow(value: Any) -> Any:
     """A vector of maps (a run's value, or its `ptc.to_python` form) as a pyarrow Table, one column per key."""
-    from ptc.interpreter.table import Table
+    from ptc.interpreter.table import Table, table_rows, table_rows_arrow
 
     pa = require("pyarrow", "converting results to Arrow")
     if type(value) is Table:  # a table the program passed through (or sliced): no conversion
         return value.arrow
+    parts = table_rows(value)
+    if parts is not None:  # rows of tables (a filter, a sort, a take): taken, not converted
+        return table_rows_arrow(parts)
     rows = _rows(value)
     try:
         return table_from_rows(rows)

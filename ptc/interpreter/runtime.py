@@ -24,6 +24,7 @@ from .lazy import (CHUNK, OPEN_ENDED_PREFIX, Ahead, Body, Chunks, Items, Iterate
 from .printer import pr_str, printed_bound
 from .registry import REGISTRY, Builtin
 from .sorted import SortedMap
+from .table import table_rows
 
 STEP_CHUNK = 1000
 
@@ -675,8 +676,21 @@ _HOLDERS = frozenset({LazySeq, v.PVector, v.PList, v.FMap, v.HMap, SortedMap})  
 
 
 def check_result_size(value: Any) -> None:
+    """The printed result within max_result; a result that is rows of one table is columnar
+    (it leaves as Arrow, `ptc.to_arrow`, and is shown as its head and shape), so its Arrow size
+    counts against max_memory instead of its printed text against max_result."""
     lim = context.CURRENT.limits.max_result
     if printed_bound(value, lim) is not None:
+        return
+    parts = table_rows(value)
+    if parts is not None:
+        if type(value) is v.Table:  # the data's own table, or a slice of it: a view, nothing new is held
+            return
+        rows = sum(len(idx) for _, idx in parts)
+        size = sum(t.arrow.nbytes * len(idx) // max(1, len(t)) for t, idx in parts)
+        if size > context.CURRENT.limits.max_memory:
+            raise limit_error("max_memory", context.CURRENT.limits.max_memory,
+                              f"a result of {rows:,} table rows ({size:,} bytes as Arrow)")
         return
     text = pr_str(value, max_len=lim + 1)
     if len(text) > lim:

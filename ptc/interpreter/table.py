@@ -366,3 +366,47 @@ def arrow_type_label(t: Any) -> str:
 
 
 __all__ = ["Table", "Row", "column_values", "arrow_type_label"]
+
+
+def table_rows(value: Any) -> list[tuple[Table, list[int]]] | None:
+    """[(table, row numbers), ...] when value is a sequence whose items are all rows of tables
+    of one schema (what a filter, sort-by or take over a table gives, its chunks built as
+    tables of their own): such a result is columnar, taken from those tables in a few calls
+    instead of converted row by row. None otherwise."""
+    from .lazy import LazySeq
+
+    t = type(value)
+    if t is LazySeq:
+        if value.open_ended:  # (range) and the like: their printing meets max_result first
+            return None
+        value = value.items()  # realized within the run's limits
+    elif t is Table:
+        return [(value._root, list(range(value._off, value._off + value._n)))]
+    elif isinstance(value, (str, dict)) or not hasattr(value, "__len__") or not hasattr(value, "__getitem__"):
+        return None  # a vector, a list or a realized seq of rows is walked; maps and text are not
+    parts: list[tuple[Table, list[int]]] = []
+    root: Table | None = None
+    idx: list[int] = []
+    for row in value:
+        if type(row) is not Row:
+            return None
+        if row.t is not root:
+            if root is not None:
+                if row.t.arrow.schema != root.arrow.schema:
+                    return None
+                parts.append((root, idx))
+            root, idx = row.t, []
+        idx.append(row.i)
+    if root is None:
+        return None
+    parts.append((root, idx))
+    return parts
+
+
+def table_rows_arrow(parts: list[tuple[Table, list[int]]]) -> Any:
+    """The pyarrow Table of `table_rows`' parts: one take per part, concatenated."""
+    import pyarrow as pa
+
+    taken = [t.arrow.take(pa.array(idx, pa.int64())) if len(idx) != len(t) or idx[:1] != [0] else t.arrow
+             for t, idx in parts]
+    return taken[0] if len(taken) == 1 else pa.concat_tables(taken)

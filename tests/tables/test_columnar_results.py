@@ -1,0 +1,46 @@
+"""A result that is rows of a table (a filter, a sort, a take over it) is columnar: it passes
+the default max_result (its Arrow size counts against max_memory instead of its printed
+text against max_result) and leaves as Arrow in a few takes, equal to the row-by-row form."""
+
+from __future__ import annotations
+
+import pytest
+
+import ptc
+from ptc.data.results import rows_of
+
+pa = pytest.importorskip("pyarrow")
+
+N = 200_000
+
+
+@pytest.fixture(scope="module")
+def flights() -> object:
+    return pa.table({"dep_delay": [(i * 37) % 300 - 20 for i in range(N)],
+                     "carrier": [("UA", "AA", "DL", "B6")[i % 4] for i in range(N)]})
+
+
+@pytest.mark.parametrize("src", ["(filter #(> (:dep_delay %) 0) data/f)",
+                                 "(vec (take 100000 (filter #(> (:dep_delay %) 0) data/f)))",
+                                 "(sort-by :dep_delay data/f)", "data/f", "(take-last 150000 data/f)"])
+def test_a_big_table_result_comes_back_at_the_default_limits(flights: object, src: str) -> None:
+    r = ptc.run(src, data={"f": flights})
+    arrow = ptc.to_arrow(r.value)
+    assert arrow.num_rows == len(r.value) >= 100_000
+    assert arrow.to_pylist()[:1000] == rows_of(r.value)[:1000]  # the same rows as converting them one by one
+    assert arrow.to_pylist()[-5:] == rows_of(r.value)[-5:]
+
+
+def test_the_arrow_size_counts_against_max_memory(flights: object) -> None:
+    with pytest.raises(ptc.PTCError) as e:
+        ptc.run("(filter #(> (:dep_delay %) 0) data/f)", data={"f": flights}, limits=ptc.Limits(max_memory=1 << 20))
+    assert "max_memory" in e.value.message
+
+
+def test_other_big_results_still_meet_max_result() -> None:
+    with pytest.raises(ptc.PTCError) as e:
+        ptc.run("(vec (range 300000))")
+    assert "max_result" in e.value.message
+    with pytest.raises(ptc.PTCError) as e:
+        ptc.run("(range)")
+    assert e.value.kind == "limit"
