@@ -15,10 +15,10 @@ scalars = st.one_of(st.integers(-10**6, 10**6), st.text(max_size=5), st.booleans
 names = st.text(alphabet="abcdefghij_", min_size=1, max_size=6)
 plain = st.recursive(scalars, lambda inner: st.one_of(
     st.lists(inner, max_size=40),
-    st.dictionaries(names, inner, max_size=40)), max_leaves=120)
+    st.dictionaries(names, inner, max_size=40)), max_leaves=60)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(plain)
 def test_a_returned_value_equals_its_plain_python(value: object) -> None:
     r = ptc.run("data/x", data={"x": value})

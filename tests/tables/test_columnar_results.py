@@ -27,8 +27,9 @@ def test_a_big_table_result_comes_back_at_the_default_limits(flights: object, sr
     r = ptc.run(src, data={"f": flights})
     arrow = ptc.to_arrow(r.value)
     assert arrow.num_rows == len(r.value) >= 100_000
-    assert arrow.to_pylist()[:1000] == rows_of(r.value)[:1000]  # the same rows as converting them one by one
-    assert arrow.to_pylist()[-5:] == rows_of(r.value)[-5:]
+    value = list(r.value)
+    for part in (slice(0, 500), slice(len(value) - 5, len(value))):  # the rows converting them one by one gives
+        assert arrow.slice(part.start, part.stop - part.start).to_pylist() == rows_of(value[part])
 
 
 def test_the_arrow_size_counts_against_max_memory(flights: object) -> None:
