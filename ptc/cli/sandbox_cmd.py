@@ -6,7 +6,7 @@ import json
 
 import click
 
-from .common import data_option, load_data, load_tools, tools_option
+from .common import data_option, limits_option, load_data, load_tools, parse_limits, tools_option
 from .mcp_options import load_mcp_tools, mcp_options
 
 EPILOG = """\b
@@ -35,15 +35,18 @@ def sandbox_group() -> None:
 @click.option("--prompt", "prompt_profile", type=click.Choice(["default", "compact"]), default="compact",
               show_default=True, help="How the language is described: compact (Clojure minus what differs) or "
                                       "default (every function listed).")
+@limits_option
 def spec_cmd(data_specs: tuple[str, ...], tool_specs: tuple[str, ...], mcp_servers: tuple[str, ...],
-             mcp_headers: tuple[str, ...], fmt: str, brief: bool, name: str, prompt_profile: str) -> None:
+             mcp_headers: tuple[str, ...], fmt: str, brief: bool, name: str, prompt_profile: str,
+             limits_text: str | None) -> None:
     """Print the definition of the run_ptc_lisp tool over these tools and data (what
     ptc.Sandbox(...).openai_tool() gives)."""
     import ptc
 
     tools = load_tools(tool_specs) + load_mcp_tools(mcp_servers, mcp_headers)
     try:
-        sandbox = ptc.Sandbox(tools=tools, data=load_data(data_specs), name=name, prompt=prompt_profile)
+        sandbox = ptc.Sandbox(tools=tools, data=load_data(data_specs), name=name, prompt=prompt_profile,
+                              limits=parse_limits(limits_text))  # the spec states each program's time
     except (ValueError, TypeError) as e:
         raise click.ClickException(str(e)) from e
     if fmt == "text":

@@ -67,3 +67,8 @@ def test_the_model_is_told_what_to_do_instead() -> None:
         ptc.run("(vec (range 100))", limits=ptc.Limits(max_result=50))
     assert "raise Limits(max_result=...)" in e.value.hint  # Python: the host's own words
     assert limit_hint(e.value, "python") == e.value.hint
+
+
+def test_sandbox_spec_states_the_limits_it_is_given() -> None:
+    out = CliRunner().invoke(main, ["sandbox", "spec", "--format", "text", "--limits", "timeout=7"])
+    assert out.exit_code == 0 and "- Each program has 7 s, tools included." in out.output
