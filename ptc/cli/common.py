@@ -365,6 +365,15 @@ def limits_option(f: F) -> F:
     )(f)
 
 
+def _number_text(value: str) -> str:
+    """`1e9` as `1000000000`, so an integer limit takes the short form too."""
+    try:
+        number = float(value)
+    except ValueError:
+        return value
+    return str(int(number)) if "e" in value.lower() and number.is_integer() else value
+
+
 def parse_limits(text: str | None) -> Any:
     """'timeout=10,max_steps=1e6' -> ptc.Limits (None when not given); a bad name or value is a
     usage error naming the fields."""
@@ -381,7 +390,7 @@ def parse_limits(text: str | None) -> Any:
         if not sep or name not in ptc.Limits.model_fields:
             raise click.BadParameter(f"{part!r} is not NAME=VALUE with NAME one of: "
                                      f"{', '.join(ptc.Limits.model_fields)}", param_hint="--limits")
-        fields[name] = value.strip()
+        fields[name] = _number_text(value.strip())
     try:
         return ptc.Limits(**fields)  # type: ignore[arg-type]
     except pydantic.ValidationError as e:

@@ -72,3 +72,10 @@ def test_the_model_is_told_what_to_do_instead() -> None:
 def test_sandbox_spec_states_the_limits_it_is_given() -> None:
     out = CliRunner().invoke(main, ["sandbox", "spec", "--format", "text", "--limits", "timeout=7"])
     assert out.exit_code == 0 and "- Each program has 7 s, tools included." in out.output
+
+
+def test_integer_limits_take_the_short_form() -> None:
+    from ptc.cli.common import parse_limits
+
+    limits = parse_limits("max_memory=1e9,max_steps=2e6,timeout=2.5")
+    assert limits.max_memory == 1_000_000_000 and limits.max_steps == 2_000_000 and limits.timeout == 2.5
