@@ -80,6 +80,8 @@ CASES = [
     Case("repeat-into", "(into [] (repeat 5000000 1))", "max_collection"),
     Case("range-vec", "(vec (range 100000000))", "max_collection"),
     Case("for-product", "(count (for [a (range 5000) b (range 5000)] [a b]))", "timeout|max_memory"),
+    # charts over data: the histogram bins in the sandbox, reading the clock as it counts
+    Case("histogram-big", "(chart/histogram (map (fn [i] {:p i}) (range 5000000)) :p)", "timeout|max_collection"),
     # integers
     Case("bigint", "(reduce *' (range 1 100000))", "max_int_bits"),
 ]
