@@ -30,7 +30,6 @@ def best(fn: Callable[[], Any], runs: int = 3) -> float:
 
 def main() -> None:
     import numpy as np
-    import pandas as pd
     import pyarrow as pa
 
     import ptc
