@@ -377,7 +377,9 @@ def table_rows(value: Any) -> list[tuple[Table, list[int]]] | None:
 
     t = type(value)
     if t is LazySeq:
-        if value.open_ended:  # (range) and the like: their printing meets max_result first
+        # only a seq of rows is realized whole here ((map inc (range 1e8)) meets max_result as it
+        # prints, as before); (range) and the like never are
+        if value.open_ended or type(next(iter(value), None)) is not Row:
             return None
         value = value.items()  # realized within the run's limits
     elif t is Table:
