@@ -20,7 +20,8 @@ from . import values as v
 from .patterns import (CountedLoop, Fold, GroupedFold, counted_loop, grouped_fold, grouped_for, inlinable, int_valued,
                        integer_accumulators, pure_stage, recurs_to, stage_of, transient_update, walk)
 from .columnar.expr import ATTR as COLUMN_ATTR
-from .columnar.dispatch import MAYBE_COLUMNAR, NO, columnar, fused_rows, group_agg
+from .columnar.dispatch import GROUP_MAPS, MAYBE_COLUMNAR, NO, columnar, fused_rows, group_agg, over_groups
+from .columnar.expr import NODE_ATTR as GROUP_NODE_ATTR
 from .columnar.expr import of_fn_node as column_expr
 from .registry import REGISTRY, Builtin
 
@@ -129,6 +130,7 @@ class Compiler:
         self.fast_paths = _FAST_PATH_BUDGET
         self.counting: list[tuple[list[n.Binding], n.Binding]] = []  # counted loops being compiled
         self.eager_nodes: set[int] = set()  # calls whose whole result is needed at once (see _CONSUMERS)
+        self.plain_fors: set[int] = set()  # `for`s over map entries already given their group-by path
         self.list_nodes: set[int] = set()  # eager calls whose result only a runtime helper reads: a list will do
         self.known_ints: set[str] = set()  # locals that hold an integer where the code is emitted
         self.unchecked_ints = False  # integer + and - need no size check (done per chunk)
@@ -416,6 +418,8 @@ class Compiler:
             self.case(node, fn, _Sink("assign", r))  # type: ignore[arg-type]
             return r
         if t is n.For:
+            if _over_entries(node) and id(node) not in self.plain_fors:  # type: ignore[arg-type]
+                return self.for_groups(node, fn)  # type: ignore[arg-type]
             if node.collect and id(node) not in self.eager_nodes:  # type: ignore[attr-defined]
                 return self.lazy_for(node)  # type: ignore[arg-type]
             return self.for_loop(node, fn, fn.tmp() if node.collect else None)  # type: ignore[attr-defined,arg-type]
@@ -1219,6 +1223,29 @@ class Compiler:
             return "None"
         return f"_plist({self.mark(node)}{result})"
 
+    def for_groups(self, node: n.For, fn: _Func) -> str:
+        """`(for [[k g] coll] body)`: when coll is (group-by key table), body read as a plan of
+        folds for every group at once (as `(map (fn [[k g]] body) coll)`), else the `for`."""
+        clause = node.clauses[0]
+        src = fn.tmp()
+        fn.emit(f"{src} = {self.expr(clause.coll, fn)}", clause.coll)  # type: ignore[arg-type]
+        local = n.Local(clause.coll.line, clause.coll.col, n.Binding("coll", src, self.depth))  # type: ignore[union-attr]
+        body = n.Let(node.line, node.col, list(node.clauses[1].lets or []), node.body)
+        body_fn = n.Fn(node.line, node.col, None, None, [n.Arity([clause.binding], None, body)],  # type: ignore[list-item]
+                       dict(node.captures))
+        plain = n.For(node.line, node.col, [n.ForClause("bind", clause.binding, local), node.clauses[1]],
+                      node.body, True, {**node.captures, id(local.binding): local.binding})
+        r = fn.tmp()
+        fn.emit(f"{r} = {self._table(NO)}")
+        fn.emit(f"if type({src}) in {self._table(GROUP_MAPS)}: {r} = {self._table(over_groups)}({self.fn(body_fn)}, {src}, 'entry', 'for')")
+        fn.emit(f"if {r} is {self._table(NO)}:")
+        with fn.block():
+            self.plain_fors.add(id(plain))
+            if id(node) in self.eager_nodes:
+                self.eager_nodes.add(id(plain))
+            fn.emit(f"{r} = {self.expr(plain, fn)}")
+        return r
+
     def lazy_for(self, node: n.For) -> str:
         """`for` as a lazy seq: a generator, made with the outer values it uses (as a fn literal
         captures them), that yields chunks of results. As in Clojure, the innermost binding
@@ -1361,6 +1388,8 @@ class Compiler:
             col = column_expr(node)  # what a table kernel can compute instead of calling it per row
             if col is not None:
                 fac.emit(f"{fname}.{COLUMN_ATTR} = {self._table(col)}")
+            if len(node.arities) == 1 and node.arities[0].rest is None and 1 <= len(node.arities[0].params) <= 4:
+                fac.emit(f"{fname}.{GROUP_NODE_ATTR} = {self._table(node)}")  # a plan of folds per group?
             if node.doc:
                 fac.emit(f"{fname}.__doc__ = {node.doc!r}")
             fac.emit(f"return {fname}")
@@ -1503,6 +1532,15 @@ def _key_first(fn: _Func, k: str) -> str:
         fn.emit(f"{t} = {k}")
         k = t
     return f"{k} if type({k}) in _KEYT else _as_key({k})"
+
+
+def _over_entries(node: n.For) -> bool:
+    """node is `(for [[k g] coll] body)`: one binding, destructured as a pair (map entries)."""
+    cs = node.clauses
+    if not node.collect or len(cs) != 2 or cs[0].kind != "bind" or cs[1].kind != "let" or not cs[1].lets:
+        return False
+    first = cs[1].lets[0][1]
+    return type(first) is n.Local and first.binding is cs[0].binding
 
 
 def _into_map_for(node: n.Call) -> bool:

@@ -37,13 +37,14 @@ class Table:
     the same root table, sharing its converted blocks, so reading a table in slices converts
     each cell once."""
 
-    __slots__ = ("_arrow", "_n", "_off", "_root", "_names", "_keys", "_index", "_blocks")
+    __slots__ = ("_arrow", "_n", "_off", "_root", "_names", "_keys", "_index", "_blocks", "_groups")
 
     def __init__(self, arrow: Any) -> None:
         from .values import host_key  # values imports this module: no import at the top
 
         self._arrow = arrow
         self._root = self
+        self._groups: Any = None  # the grouping whose groups are views of this table (see columnar.folds)
         self._off = 0
         self._n: int = arrow.num_rows
         names = list(arrow.column_names)

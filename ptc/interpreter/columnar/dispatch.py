@@ -15,7 +15,7 @@ from typing import Any, Iterator
 
 from .. import context
 from ..lazy import LazySeq, Source
-from ..values import Keyword
+from ..values import FMap, HMap, Keyword
 from .expr import expr_of, text
 
 NO: Any = object()
@@ -101,9 +101,11 @@ def column_of(coll: Any) -> Any:
 def _maybe_columnar() -> frozenset[type]:
     from ..table import Table
 
-    return frozenset({LazySeq, Table})
+    return frozenset({LazySeq, Table, *_GROUP_MAPS})
 
 
+_GROUP_MAPS = (FMap, HMap)  # what (group-by key table) returns
+GROUP_MAPS = frozenset(_GROUP_MAPS)
 MAYBE_COLUMNAR = _maybe_columnar()  # the only types `columnar` can be true of
 
 
@@ -111,7 +113,31 @@ def columnar(coll: Any) -> bool:
     """Whether coll has a columnar form (what fused row loops leave to the builtins)."""
     if type(coll) is LazySeq:
         return type(coll._src) is ColumnSource or rows_of(coll) is not None
+    if type(coll) in _GROUP_MAPS:
+        return grouping_of(coll) is not None
     return rows_of(coll) is not None
+
+
+def grouping_of(m: Any) -> Any:
+    """The Grouping m is the untouched result of (group-by key table) of (each value the view
+    of its group, under its key, in order), else None."""
+    if type(m) not in _GROUP_MAPS or not len(m) or _OFF.get():
+        return None
+    items = m.items()
+    first = next(iter(items))[1]
+    Table = _table_type()
+    if type(first) is not Table:
+        return None
+    root = first._root
+    g = root._groups
+    if g is None or len(m) != g.count:
+        return None
+    keys, off = g.keys, 0
+    for i, (k, v) in enumerate(items):
+        if type(v) is not Table or v._root is not root or v._off != off or not (k is keys[i] or k == keys[i]):
+            return None
+        off += v._n
+    return g
 
 
 def fused_rows(coll: Any, reason: str) -> bool:
@@ -196,7 +222,10 @@ def select(pred: Any, coll: Any, want: bool, who: str) -> Any:
 
 
 def mapped(f: Any, coll: Any, who: str) -> Any:
-    """(map f coll) over a table or a column: the computed column (or projection) as a seq."""
+    """(map f coll) over a table or a column: the computed column (or projection) as a seq;
+    over the groups of a table, f's plan of folds for every group (see folds)."""
+    if type(coll) in _GROUP_MAPS:
+        return over_groups(f, coll, "entry", who)
     frame = _frame(coll)
     if frame is None:
         return NO
@@ -371,9 +400,7 @@ def group_agg(key: Any, coll: Any, f: Any) -> Any:
         return NO  # group-by says why
     fe = expr_of(f)
     if type(fe) is str or fe[0] != "agg":
-        note("update-vals", False, (fe if type(fe) is str else "the fn is not an aggregate of a group")
-             + ": each group is built as a table")
-        return NO
+        return NO  # update-vals reads f as a plan of folds, or says why not
 
     def kernel() -> Any:
         from .reduce import grouped_aggregate
@@ -392,3 +419,39 @@ def values(coll: Any) -> Any:
     context.check_realized(len(arr), len(arr))
     note("zipmap", True, f"{len(arr)} values of a computed column")
     return _values(arr)
+
+
+def over_groups(f: Any, m: Any, mode: str, who: str) -> Any:
+    """(map f groups) (mode "entry": f of each [key rows]) or (update-vals groups f) (mode
+    "group": f of each group's rows) where groups is (group-by key table) and f's body is a plan
+    of folds: every group's value computed over the columns at once, no group built, or NO."""
+    g = grouping_of(m)
+    if g is None:
+        return NO
+    from .folds import plan_of
+
+    plan = plan_of(f, mode)
+    if type(plan) is str:
+        note(who, False, plan)
+        return NO
+
+    def kernel() -> Any:
+        from .folds import entries, run, values_by_group
+
+        result = run(plan, g)
+        if mode == "entry":
+            return entries(result, g)
+        from ..values import map_of
+
+        return map_of(dict(zip(g.keys, values_by_group(result, g.count))))
+
+    context.check_deadline()
+    from .kernels import Fallback
+
+    try:
+        r = kernel()
+    except Fallback as fb:
+        note(who, False, fb.reason + " in a fold of the groups")
+        return NO
+    note(who, True, f"{g.count} groups: {len(plan.steps)} folds over the columns, no group built")
+    return r

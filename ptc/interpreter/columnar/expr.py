@@ -37,10 +37,13 @@ OPS: dict[str, str] = {
     "clojure.string/starts-with?": "starts-with?", "clojure.string/ends-with?": "ends-with?",
     "clojure.string/includes?": "includes?",
     ".isBefore": "isBefore", ".isAfter": "isAfter", ".isEqual": "isEqual",
+    "/": "/", "quot": "quot", "double": "double", "Math/sqrt": "sqrt", "Math/pow": "pow",
+    "abs": "abs", "Math/abs": "abs", "max": "max", "min": "min", "even?": "even?", "odd?": "odd?",
 }
 
 _SCALARS = (type(None), bool, int, float, str, Keyword, datetime.date, datetime.datetime)
 ATTR = "_ptc_col"  # the attribute a fn carries: its column expression, or why it has none
+NODE_ATTR = "_ptc_node"  # a fn's analyzed node, which columnar.folds reads as a plan of folds per group
 
 
 class _NotColumn(Exception):

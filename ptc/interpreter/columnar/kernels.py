@@ -128,6 +128,8 @@ def value(e: tuple[Any, ...], frame: Any, reach: Any = None) -> Any:
         return _op(e[1], e[2:], frame, reach)
     if head == "lookup":
         return _lookup(e[1], value(e[2], frame, reach))
+    if head == "if":
+        return _if(e[1], e[2], e[3], frame, reach)
     if head == "juxt":
         raise Fallback("a juxt's vectors (they are computed only as group keys)")
     if head in ("and", "or", "in", "has", "where", "all", "any", "none"):
@@ -213,6 +215,13 @@ def _op(name: str, args: tuple[Any, ...], frame: Any, reach: Any) -> Any:
         for x in vals[1:]:
             acc = _arith(name, acc, x, reach)
         return acc
+    if name in _NUMERIC:
+        return _NUMERIC[name](tuple(value(x, frame, reach) for x in args), reach)
+    if name == "present":  # a fold's value that is nil only where the row path raises
+        x = value(args[0], frame, reach)
+        if _nulls_reached(x, reach):
+            raise Fallback("an index out of range (the row path raises)")
+        return x
     if name in _DATE_CMP:
         if len(args) != 2:
             raise Fallback(f".{name} with {len(args)} arguments")
@@ -257,6 +266,209 @@ def _arith(name: str, a: Any, b: Any, reach: Any) -> Any:
     if kb == "int" and is_array(b):
         b = b.cast(pa.float64())
     return getattr(pc, plain)(a if is_array(a) else float(a), b if is_array(b) else float(b))
+
+
+class Mixed:
+    """Values of two types in one column (exact integer quotients among floats): only a result,
+    never an operand (kind "other": every kernel given one falls back)."""
+
+    __slots__ = ("values",)
+
+    def __init__(self, values: list[Any]) -> None:
+        self.values = values
+
+
+def _ints_floats(a: Any, b: Any, reach: Any, op: str) -> tuple[str, str]:
+    ka, kb = _numeric(a, reach, op), _numeric(b, reach, op)
+    _mixed_exact(a, ka, b, kb)
+    if not is_array(a) and not is_array(b):
+        raise Fallback(f"{op} of constants")
+    return ka, kb
+
+
+def _np_of(x: Any, fill: Any, n: int) -> Any:
+    import numpy as np
+
+    if not is_array(x):
+        return np.full(n, x)
+    if isinstance(x, pa.ChunkedArray):
+        x = x.combine_chunks()
+    return (x.fill_null(fill) if x.null_count else x).to_numpy(zero_copy_only=False)
+
+
+def _nulls_of(a: Any, b: Any) -> Any:
+    masks = [pc.is_null(x) for x in (a, b) if is_array(x) and x.null_count]
+    if not masks:
+        return None
+    m = masks[0] if len(masks) == 1 else pc.or_(masks[0], masks[1])
+    return m.to_numpy(zero_copy_only=False) if not isinstance(m, pa.ChunkedArray) else m.combine_chunks().to_numpy(zero_copy_only=False)
+
+
+def _divide(args: tuple[Any, ...], reach: Any) -> Any:
+    """(/ a b): exact integer quotients stay integers, others are floats; a zero divisor falls back."""
+    import numpy as np
+
+    if len(args) != 2:
+        raise Fallback(f"/ with {len(args)} arguments")
+    a, b = args
+    ka, kb = _ints_floats(a, b, reach, "/")
+    n = len(a) if is_array(a) else len(b)
+    zero = pc.equal(b, 0) if is_array(b) else None
+    if (zero is not None and _reached(zero, reach)) or (zero is None and b == 0):
+        raise Fallback("a division by zero (the row path raises or gives an infinity)")
+    nulls = _nulls_of(a, b)
+    if ka == "int" and kb == "int":
+        an, bn = _np_of(a, 0, n), _np_of(b, 1, n)
+        for x in (an, bn):
+            if len(x) and int(np.abs(x).max()) >= 1 << 53:
+                raise Fallback("an integer beyond 2^53 divided")
+        bn = np.where(bn == 0, 1, bn)
+        exact = an % bn == 0
+        if nulls is not None:
+            exact = exact | nulls
+        if exact.all():
+            return pa.array(an // bn, mask=nulls)
+        quotients = an / bn
+        if not exact.any() or nulls is not None and (exact & ~nulls).sum() == 0:
+            return pa.array(quotients, mask=nulls)
+        if nulls is not None:
+            raise Fallback("integer quotients of two types beside nils")
+        return Mixed([int(q) if e else f for q, e, f in zip((an // bn).tolist(), exact.tolist(), quotients.tolist())])
+    fa = a.cast(pa.float64()) if is_array(a) and ka == "int" else (float(a) if not is_array(a) else a)
+    fb = b.cast(pa.float64()) if is_array(b) and kb == "int" else (float(b) if not is_array(b) else b)
+    if is_array(fb) and fb.null_count:
+        fb = fb.fill_null(1.0)
+    return pc.divide(fa, fb)
+
+
+def _quot(args: tuple[Any, ...], reach: Any) -> Any:
+    import numpy as np
+
+    if len(args) != 2:
+        raise Fallback(f"quot with {len(args)} arguments")
+    a, b = args
+    ka, kb = _ints_floats(a, b, reach, "quot")
+    if ka != "int" or kb != "int":
+        raise Fallback("quot of floats")
+    n = len(a) if is_array(a) else len(b)
+    zero = pc.equal(b, 0) if is_array(b) else None
+    if (zero is not None and _reached(zero, reach)) or (zero is None and b == 0):
+        raise Fallback("quot by zero (the row path raises)")
+    an, bn = _np_of(a, 0, n), _np_of(b, 1, n)
+    bn = np.where(bn == 0, 1, bn)
+    q = an // bn
+    q = q + ((an % bn != 0) & ((an < 0) != (bn < 0)))  # toward zero, not down
+    return pa.array(q, mask=_nulls_of(a, b))
+
+
+def _unary(name: str, args: tuple[Any, ...], reach: Any) -> tuple[Any, str]:
+    if len(args) != 1:
+        raise Fallback(f"{name} with {len(args)} arguments")
+    x = args[0]
+    k = _numeric(x, reach, name)
+    if not is_array(x):
+        raise Fallback(f"{name} of a constant")
+    return x, k
+
+
+def _as_float(x: Any, k: str) -> Any:
+    if k == "int":
+        _mixed_exact(x, "int", 0.0, "float")
+        return x.cast(pa.float64())
+    return x
+
+
+def _double(args: tuple[Any, ...], reach: Any) -> Any:
+    x, k = _unary("double", args, reach)
+    return _as_float(x, k)
+
+
+def _sqrt(args: tuple[Any, ...], reach: Any) -> Any:
+    x, k = _unary("Math/sqrt", args, reach)
+    x = _as_float(x, k)
+    if _reached(pc.less(x, 0.0), reach):
+        raise Fallback("Math/sqrt of a negative number")
+    return pc.sqrt(x)
+
+
+def _pow(args: tuple[Any, ...], reach: Any) -> Any:
+    """(Math/pow a b) as C's pow (what Python's math.pow calls); the special cases fall back."""
+    if len(args) != 2:
+        raise Fallback(f"Math/pow with {len(args)} arguments")
+    a, b = args
+    ka, kb = _ints_floats(a, b, reach, "Math/pow")
+    fa = _as_float(a, ka) if is_array(a) else float(a)
+    fb = _as_float(b, kb) if is_array(b) else float(b)
+    for x in (fa, fb):
+        bad = pc.or_(pc.is_nan(x), pc.equal(x, 0.0)) if is_array(x) else (x != x or x == 0.0)
+        if bad is True or is_array(bad) and _reached(bad, reach):
+            raise Fallback("Math/pow of a NaN or a zero")
+    neg = pc.less(fa, 0.0) if is_array(fa) else fa < 0
+    if neg is True or is_array(neg) and _reached(neg, reach):
+        raise Fallback("Math/pow of a negative base")
+    return pc.power(fa, fb)
+
+
+def _abs(args: tuple[Any, ...], reach: Any) -> Any:
+    x, k = _unary("abs", args, reach)
+    if k == "int":
+        try:
+            return pc.abs_checked(x)
+        except pa.ArrowInvalid:
+            raise Fallback("abs of the smallest 64-bit integer") from None
+    return pc.abs(x)
+
+
+def _extreme2(name: str) -> Any:
+    def ext(args: tuple[Any, ...], reach: Any) -> Any:
+        if len(args) < 2:
+            raise Fallback(f"{name} with {len(args)} arguments")
+        kinds = {_numeric(x, reach, name) for x in args}
+        if len(kinds) != 1 or not any(is_array(x) for x in args):
+            raise Fallback(f"{name} of numbers of two types or of constants")
+        if kinds == {"float"}:
+            for x in args:
+                bad = pc.or_(pc.is_nan(x), pc.equal(x, 0.0)) if is_array(x) else (x != x or x == 0.0)
+                if bad is True or is_array(bad) and _reached(bad, reach):
+                    raise Fallback(f"{name} of floats holding NaN or zeros")
+        f = pc.max_element_wise if name == "max" else pc.min_element_wise
+        return f(*args, skip_nulls=False)
+    return ext
+
+
+def _parity(want: int) -> Any:
+    def parity(args: tuple[Any, ...], reach: Any) -> Any:
+        x, k = _unary("even?" if want == 0 else "odd?", args, reach)
+        if k != "int":
+            raise Fallback("even?/odd? of a float (the row path raises)")
+        return pc.equal(pc.bit_wise_and(x, 1), want)
+    return parity
+
+
+_NUMERIC = {"/": _divide, "quot": _quot, "double": _double, "sqrt": _sqrt, "pow": _pow, "abs": _abs,
+            "max": _extreme2("max"), "min": _extreme2("min"), "even?": _parity(0), "odd?": _parity(1)}
+
+
+def _if(test: Any, then: Any, else_: Any, frame: Any, reach: Any) -> Any:
+    """(if test then else) per row: each branch checked only on the rows that reach it."""
+    t = truth(test, frame, reach)
+    r_then = t if reach is None else pc.and_(reach, t)
+    nt = pc.invert(t)
+    r_else = nt if reach is None else pc.and_(reach, nt)
+    a, b = value(then, frame, r_then), value(else_, frame, r_else)
+    n = _n(frame)
+    ka, kb = kind(a), kind(b)
+    if "other" in (ka, kb) or {ka, kb} - {"null"} and len({ka, kb} - {"null"}) > 1:
+        raise Fallback("if whose branches give values of two types")
+    if kind(a) == "kw" or kind(b) == "kw":
+        raise Fallback("if giving keywords")
+    typ = next((x.type for x in (a, b) if is_array(x) and kind(x) != "null"), None)
+    if typ is None:
+        typ = pa.array([a if a is not None else b]).type if (a is not None or b is not None) and not (
+            is_array(a) or is_array(b)) else pa.null()
+    arr = [x if is_array(x) else pa.array([x] * n, typ) for x in (a, b)]
+    arr = [x.cast(typ) if x.type != typ else x for x in arr]
+    return pc.if_else(t, arr[0], arr[1])
 
 
 _EQ_KINDS = frozenset({"int", "float", "str", "bool", "date"})

@@ -132,11 +132,12 @@ def _codes(x: Any, who: str) -> tuple[np.ndarray, Any]:
     return enc.indices.to_numpy(zero_copy_only=False), enc.dictionary
 
 
-def group_keys(table: Any, e: tuple[Any, ...]) -> tuple[np.ndarray, list[Any]]:
-    """Each row's group number (in order of first appearance) and the groups' keys as PTC
-    values, for a key expression or a (juxt k ...) of them (keys: vectors)."""
+def group_keys(table: Any, e: tuple[Any, ...]) -> Any:
+    """The rows numbered by group (in order of first appearance) and the groups' keys as PTC
+    values, for a key expression or a (juxt k ...) of them (keys: vectors), as a Grouping."""
     from ..values import as_key, vec
     from .dispatch import _values
+    from .folds import Grouping
 
     parts = e[1:] if e[0] == "juxt" else (e,)
     coded = []
@@ -145,9 +146,10 @@ def group_keys(table: Any, e: tuple[Any, ...]) -> tuple[np.ndarray, list[Any]]:
         if not isinstance(x, (pa.Array, pa.ChunkedArray)):
             raise Fallback("a group key that is the same for every row")
         codes, keys = _codes(x, "group-by")
-        coded.append((codes.astype(np.int64), _values(keys)))
+        coded.append((codes.astype(np.int64), keys))
     if e[0] != "juxt":
-        return coded[0][0], coded[0][1]
+        codes, keys = coded[0]
+        return Grouping(table, codes, len(keys), [keys], False, _values(keys))
     combined = np.zeros(len(coded[0][0]), np.int64)
     span = 1
     for codes, keys in coded:
@@ -156,21 +158,26 @@ def group_keys(table: Any, e: tuple[Any, ...]) -> tuple[np.ndarray, list[Any]]:
             raise Fallback("too many key combinations")
         combined = combined * max(1, len(keys)) + codes
     enc = pc.dictionary_encode(pa.array(combined))
-    firsts = enc.dictionary.to_numpy(zero_copy_only=False)
+    rest = enc.dictionary.to_numpy(zero_copy_only=False).copy()
+    arrays: list[Any] = []
+    for codes, keys in reversed(coded):  # each part's value per group, from the last part
+        rest, i = np.divmod(rest, max(1, len(keys)))
+        arrays.append(keys.take(pa.array(i)))
+    arrays.reverse()
+    columns = [_values(a) for a in arrays]
     out_keys = []
-    for i, c in enumerate(firsts.tolist()):
+    for i, key in enumerate(zip(*columns)):
         if (i & 4095) == 4095:
             context.check_deadline()
-        parts_of = []
-        for codes, keys in reversed(coded):
-            c, i = divmod(c, max(1, len(keys)))
-            parts_of.append(keys[i])
-        out_keys.append(as_key(vec(parts_of[::-1])))
-    return enc.indices.to_numpy(zero_copy_only=False), out_keys
+        out_keys.append(as_key(vec(list(key))))
+    return Grouping(table, enc.indices.to_numpy(zero_copy_only=False).astype(np.int64), len(out_keys), arrays,
+                    True, out_keys)
 
 
 def groups(table: pa.Table, e: tuple[Any, ...]) -> dict[Any, Any]:
-    """(group-by key-expr table) as {key: Table of its rows}, keys in first-seen order."""
+    """(group-by key-expr table) as {key: Table of its rows}, keys in first-seen order. The
+    groups are views of one table holding the rows group by group, which remembers the
+    grouping: a fn of each group that is a plan of folds (see folds) then runs over columns."""
     from .dispatch import _table_type
 
     Table = _table_type()
@@ -179,18 +186,19 @@ def groups(table: pa.Table, e: tuple[Any, ...]) -> dict[Any, Any]:
         return {}
     if n > 4096:  # as the row path: grouping builds vectors holding every row
         context.check_size(n, "sequence")
-    codes, keys = group_keys(table, e)
-    order = np.argsort(codes, kind="stable")
-    sizes = np.bincount(codes, minlength=len(keys))
-    # one take puts each group's rows together; a group is then a zero-copy slice (a take per
+    g = group_keys(table, e)
+    sizes = np.bincount(g.codes, minlength=g.count)
+    # one take puts each group's rows together; a group is then a view of them (a take per
     # group cost 0.5 ms on a combined table, 2 ms on a chunked one, per group)
-    ordered = selection(table).take(pa.array(order)).table().combine_chunks()
+    root = Table(selection(table).take(pa.array(g.order)).table().combine_chunks())
+    root._groups = g
     out: dict[Any, Any] = {}
     start = 0
-    for i, (key, size) in enumerate(zip(keys, sizes.tolist())):
-        out[key] = Table(ordered.slice(start, size))
+    view = root._view
+    for i, (key, size) in enumerate(zip(g.keys, sizes.tolist())):
+        out[key] = view(start, size)
         start += size
-        if (i & 1023) == 1023:  # a million groups is a million slices: the clock is read as they are made
+        if (i & 1023) == 1023:  # a million groups is a million views: the clock is read as they are made
             context.check_deadline()
     return out
 
@@ -254,8 +262,8 @@ def grouped_aggregate(table: pa.Table, ke: tuple[Any, ...], fe: tuple[Any, ...])
 
     if table.num_rows == 0:
         return map_of({})
-    codes, keys = group_keys(table, ke)
-    groups = len(keys)
+    grouping = group_keys(table, ke)
+    codes, keys, groups = grouping.codes, grouping.keys, grouping.count
     _, how, e, pred, init = fe
     keep = None if pred is None else _flat(truth(pred, table)).to_numpy(zero_copy_only=False)
     counts = np.bincount(codes if keep is None else codes[keep], minlength=groups)

@@ -560,6 +560,8 @@ def update_vals(m: Any, f: Any) -> Any:
     if type(m) not in _MAPS:
         raise runtime_error(f"update-vals: expected a map, got {_desc(m)}")
     f = as_fn(f, "update-vals")
+    if (r := _col.over_groups(f, m, "group", "update-vals")) is not _col.NO:
+        return r
     d = {k: f(v) for k, v in map_items(m)}
     return _map_of(d)
 

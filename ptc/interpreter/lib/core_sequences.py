@@ -248,8 +248,9 @@ def mapv(f: Any, coll: Any, *colls: Any) -> Any:
     f = as_fn(f, "mapv")
     if not colls:
         if (r := _col.mapped(f, coll, "mapv")) is not _col.NO:
-            _charge(len(_col.column_of(r)))
-            return vec(r.items())
+            items = r.items()
+            _charge(len(items))
+            return vec(items)
         return vec(_map_realized(f, _items(coll, "mapv")))
     its = [iter_seq(c, "mapv") for c in (coll, *colls)]
     return vec(_realize(_pymap(f, *its)))

@@ -1,0 +1,830 @@
+"""Group bodies as plans: what a fn computes from one group of a table's rows, for every group at once.
+
+`(map (fn [[k g]] {:id k :v (reduce + (map :v1 g)) :m (mean (map :v3 g))}) (group-by :id1 t))`
+calls its fn once per group; over a table, this module reads the fn's body instead and computes
+each fold for all groups in one pass over the columns (np.bincount / reduceat over the group
+numbers), then the arithmetic between folds as column expressions over a table with one row per
+group. A fn is a plan when its body is built from:
+
+- the group's rows `g` (or, over map entries, `[k g]`, `(key e)`, `(val e)`, juxt keys destructured);
+- row sequences: `(map f g)`, `(filter p g)`, `(remove p g)`, `(distinct xs)`, `(set xs)`,
+  `(sort xs)`, `(sort > xs)`, f and p column expressions that may use the body's group values;
+- folds: `count`, `reduce`/`apply` of `+` `max` `min`, `sum-by`, `avg-by`, `first`, `last`,
+  `nth` of a sorted seq, `(count (distinct xs))`, `(take n (sort ... xs))`, `(:k (first g))`;
+- `let`, `if`, map and vector literals, arithmetic and comparisons between folds, constants,
+  captured locals, and calls of `defn` helpers whose bodies are built the same way (inlined).
+
+The rule is the kernels' rule: the row path's exact result, or `Fallback`. Sums add each group's
+values in row order (`np.bincount`, a sequential loop), so a float sum has the bits `reduce +`
+gives; min, max, counts, distinct counts and order statistics are exact.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .. import context
+from .. import nodes as n
+from ..values import FSet, Keyword, host_key
+from .expr import NODE_ATTR, OPS, _NotColumn, _bind, _translate, scalar
+from .kernels import Fallback, is_array, kind, truth, value
+
+# the names of the columns a plan makes: no PTC key equals them (a string with a space and a NUL
+# is no keyword, and no data key starts with NUL)
+KEY = "\x00 key"  # the group table's column holding each group's key
+
+
+def _keypart(i: int) -> str:
+    return f"\x00 key{i}"
+
+
+@dataclasses.dataclass
+class Plan:
+    """A group body: its steps (folds and broadcasts, in dependency order) and its result tree."""
+
+    steps: list[tuple[Any, ...]]
+    body: tuple[Any, ...]  # ("G", colexpr) | ("M", ((key, tree), ...)) | ("V", (tree, ...))
+
+
+class _Fail(Exception):
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+# -- translation: a fn's analyzed body -> a Plan (at run time, once per call over groups) ----------
+
+_MAX_INLINE = 8  # helper calls nested deeper than this are not inlined
+
+
+class _Translator:
+    def __init__(self, fn: Any, captured: set[int], user: dict[str, Any]) -> None:
+        self.fn = fn
+        self.captured = captured
+        self.user = user
+        self.steps: list[tuple[Any, ...]] = []
+        self.depth = 0
+
+    def _name(self, kind_: str) -> str:
+        return f"\x00 {kind_}{len(self.steps)}"
+
+    def fold(self, how: str, r: tuple[Any, ...] | None, *extra: Any) -> tuple[Any, ...]:
+        elem, pred, mod = (("arg",), None, None) if r is None else r[1:]
+        spec = ("fold", self._name("f"), how, elem, pred, mod, *extra)
+        name = spec[1]
+        for s in self.steps:  # the same fold twice (count xs in a mean and an sd) is computed once
+            if s[0] == "fold" and repr(s[2:]) == repr(spec[2:]):
+                name = s[1]
+                break
+        else:
+            self.steps.append(spec)
+        ref = ("col", name, None)
+        # an index out of range is a nil no computation may reach (the row path raises there)
+        return ("G", ("op", "present", ref) if how == "nth" else ref)
+
+    def bcast(self, g: tuple[Any, ...]) -> tuple[Any, ...]:
+        """A group value as a column of the rows (each row gets its group's value)."""
+        if g[1][0] == "lit":
+            return g[1]
+        for s in self.steps:
+            if s[0] == "bcast" and s[2] == g[1]:
+                return ("col", s[1], None)
+        name = self._name("b")
+        self.steps.append(("bcast", name, g[1]))
+        return ("col", name, None)
+
+    # -- nodes -------------------------------------------------------------------------------
+
+    def tr(self, node: n.Node, env: dict[int, tuple[Any, ...]]) -> tuple[Any, ...]:
+        t = type(node)
+        if t is n.Const:
+            v = node.value  # type: ignore[attr-defined]
+            if not scalar(v):
+                raise _Fail("a collection constant")
+            return ("G", ("lit", v))
+        if t is n.Local:
+            b = node.binding  # type: ignore[attr-defined]
+            if id(b) in env:
+                return env[id(b)]
+            if id(b) in self.captured and b.box is None:
+                return ("G", ("cap", b.py))
+            raise _Fail(f"local {b.name}")
+        if t is n.Let:
+            env = dict(env)
+            for b, v in node.bindings:  # type: ignore[attr-defined]
+                env[id(b)] = self.tr(v, env)
+            return self.tr(node.body, env)  # type: ignore[attr-defined]
+        if t is n.MapLit:
+            pairs = []
+            for k, v in node.pairs:  # type: ignore[attr-defined]
+                if type(k) is not n.Const or type(k.value) not in (Keyword, str):  # type: ignore[attr-defined]
+                    raise _Fail("a map literal whose keys are not keywords or strings")
+                pairs.append((k.value, self.value_tree(self.tr(v, env))))  # type: ignore[attr-defined]
+            return ("M", tuple(pairs))
+        if t is n.VectorLit:
+            return ("V", tuple(self.value_tree(self.tr(x, env)) for x in node.items))  # type: ignore[attr-defined]
+        if t is n.If:
+            test, a, b = (self.group(self.tr(x, env)) for x in (node.test, node.then, node.else_))  # type: ignore[attr-defined]
+            return ("G", ("if", test, a, b))
+        if t is n.KeywordCall:
+            target = self.tr(node.target, env)  # type: ignore[attr-defined]
+            if node.default is not None or target[0] != "W":  # type: ignore[attr-defined]
+                raise _Fail("a key looked up on something other than a group's first or last row")
+            return self._row_field(target, node.key)  # type: ignore[attr-defined]
+        if t is n.And or t is n.Or:
+            items = [self.group(self.tr(x, env)) for x in node.items]  # type: ignore[attr-defined]
+            return ("G", ("and" if t is n.And else "or", *items))
+        if t is n.Call:
+            return self.call(node, env)  # type: ignore[arg-type]
+        raise _Fail(f"{type(node).__name__.lower()} in a group body")
+
+    def group(self, v: tuple[Any, ...]) -> tuple[Any, ...]:
+        """v as a group value's column expression (a fold, a key, arithmetic of them)."""
+        if v[0] != "G":
+            raise _Fail("a sequence of a group's rows where one value per group is needed")
+        return v[1]
+
+    def value_tree(self, v: tuple[Any, ...]) -> tuple[Any, ...]:
+        if v[0] in ("G", "M", "V"):
+            return v
+        raise _Fail("a sequence of a group's rows in the result (not a fold of them)")
+
+    def _row_field(self, w: tuple[Any, ...], key: Any) -> tuple[Any, ...]:
+        _, which, r = w
+        if type(key) not in (Keyword, str):
+            raise _Fail("a row's field that is not a keyword")
+        return self.fold(which, ("R", ("col", key, None), r[2], None))
+
+    def rows(self, v: tuple[Any, ...], who: str) -> tuple[Any, ...]:
+        if v[0] == "E":
+            raise _Fail(f"{who} of a map entry")
+        if v[0] != "R":
+            raise _Fail(f"{who} of something other than a group's rows")
+        return v
+
+    def call(self, node: n.Call, env: dict[int, tuple[Any, ...]]) -> tuple[Any, ...]:
+        head, args = node.fn, node.args
+        th = type(head)
+        if th is n.RuntimeRef and head.name == "nth_or_nil" and len(args) == 2 \
+                and type(args[1]) is n.Const and type(args[1].value) is int:  # type: ignore[attr-defined]
+            x, i = self.tr(args[0], env), args[1].value  # type: ignore[attr-defined]
+            if x[0] == "E" and i in (0, 1):
+                return ("G", ("col", KEY, None)) if i == 0 else ("R", ("arg",), None, None)
+            if x == ("G", ("col", KEY, None)):
+                return ("G", ("col", _keypart(i), None))
+            raise _Fail("destructuring beyond a group's key and rows")
+        if th is n.GlobalRef:
+            return self.inline(head.name, [self.tr(a, env) for a in args])  # type: ignore[attr-defined]
+        if th is n.Const and type(head.value) is Keyword and len(args) == 1:  # type: ignore[attr-defined]
+            w = self.tr(args[0], env)
+            if w[0] == "W":
+                return self._row_field(w, head.value)  # type: ignore[attr-defined]
+            raise _Fail("a key looked up on something other than a group's first or last row")
+        if th is not n.BuiltinRef:
+            raise _Fail("a call of a local or computed fn")
+        name = head.builtin.qualified  # type: ignore[attr-defined]
+        method = _CALLS.get(name)
+        if method is not None:
+            return method(self, args, env)
+        op = OPS.get(name)
+        if op is None:
+            raise _Fail(f"{name} in a group body")
+        return ("G", ("op", op, *[self.group(self.tr(a, env)) for a in args]))
+
+    def inline(self, name: str, args: list[tuple[Any, ...]]) -> tuple[Any, ...]:
+        """A defn helper's body with its parameters bound to the arguments' plans."""
+        f = self.user.get(name)
+        node = getattr(f, NODE_ATTR, None)
+        if node is None or len(node.arities) != 1 or node.captures:
+            raise _Fail(f"{name} is not a defn whose body is folds over its arguments")
+        a = node.arities[0]
+        if a.rest is not None or a.has_recur or len(a.params) != len(args):
+            raise _Fail(f"{name} takes its arguments in a way that is not inlined")
+        if self.depth >= _MAX_INLINE:
+            raise _Fail(f"{name} nests helpers too deeply")
+        self.depth += 1
+        saved = self.captured
+        self.captured = set()
+        try:
+            return self.tr(a.body, {id(p): v for p, v in zip(a.params, args)})
+        finally:
+            self.depth -= 1
+            self.captured = saved
+
+    def row_fn(self, f: n.Node, elem: tuple[Any, ...], env: dict[int, tuple[Any, ...]]) -> tuple[Any, ...]:
+        """The column expression of (f x) for x the sequence's element (elem): f a keyword, a
+        fn literal (its body may use the group body's values), or a one-argument builtin."""
+        if type(f) is n.Const and type(f.value) in (Keyword, str):  # type: ignore[attr-defined]
+            if elem != ("arg",):
+                raise _Fail("a key looked up on a value that is not a row")
+            return ("col", f.value, None)  # type: ignore[attr-defined]
+        if type(f) is n.BuiltinRef and f.builtin.qualified in OPS:  # type: ignore[attr-defined]
+            return ("op", OPS[f.builtin.qualified], elem)  # type: ignore[attr-defined]
+        if type(f) is n.BuiltinRef and f.builtin.qualified == "identity":  # type: ignore[attr-defined]
+            return elem
+        if type(f) is not n.Fn or len(f.arities) != 1:  # type: ignore[attr-defined]
+            raise _Fail("a fn over a group's rows that is not a keyword or a fn literal")
+        a = f.arities[0]  # type: ignore[attr-defined]
+        if a.rest is not None or len(a.params) != 1 or a.has_recur:
+            raise _Fail("a fn over a group's rows that does not take one argument")
+        row_env: dict[int, tuple[Any, ...]] = {id(a.params[0]): elem}
+        for b in _locals_used(a.body):
+            v = env.get(id(b))
+            if v is not None and v[0] == "G":
+                row_env[id(b)] = self.bcast(v)
+        try:
+            e = _translate(a.body, row_env, self.captured)
+        except _NotColumn as err:
+            raise _Fail(err.reason) from None
+        if _has(e, "agg"):
+            raise _Fail("a fold inside a fn over a group's rows")
+        return e
+
+
+def _locals_used(node: Any) -> list[n.Binding]:
+    out: list[n.Binding] = []
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if type(x) is n.Local:
+            out.append(x.binding)
+        elif dataclasses.is_dataclass(x) and not isinstance(x, type):
+            for f in dataclasses.fields(x):
+                v = getattr(x, f.name)
+                if isinstance(v, (list, tuple)):
+                    for y in v:
+                        stack.extend(y if isinstance(y, tuple) else (y,))
+                elif dataclasses.is_dataclass(v):
+                    stack.append(v)
+    return out
+
+
+def _has(e: Any, head: str) -> bool:
+    return type(e) is tuple and bool(e) and (e[0] == head or any(_has(x, head) for x in e[1:]))
+
+
+def _is(node: n.Node, *names: str) -> bool:
+    return type(node) is n.BuiltinRef and node.builtin.qualified in names  # type: ignore[attr-defined]
+
+
+# -- the builtins a group body may call, each read into the plan -------------------------------
+
+
+def _entry_part(i: int) -> Any:
+    def part(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]) -> tuple[Any, ...]:
+        if len(args) != 1:
+            raise _Fail("an entry function with several arguments")
+        x = t.tr(args[0], env)
+        if x[0] == "E":
+            return ("G", ("col", KEY, None)) if i == 0 else ("R", ("arg",), None, None)
+        if i == 0 and x[0] == "R" and x[3] is None:  # (first xs): the first element
+            return _first_last(t, x, "first")
+        raise _Fail("key, val, first or second of something other than a map entry or a group")
+    return part
+
+
+def _first_last(t: _Translator, r: tuple[Any, ...], which: str) -> tuple[Any, ...]:
+    mod = r[3]
+    if mod == "distinct":
+        raise _Fail(f"{which} of a distinct seq")
+    if mod is not None:  # a sorted seq: the smallest or largest
+        return t.fold("nth", r, ("lit", 0) if which == "first" else ("last",))
+    if r[1] == ("arg",):
+        return ("W", which, r)  # a row: only its fields are read
+    return t.fold(which, r)
+
+
+def _last(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]) -> tuple[Any, ...]:
+    if len(args) != 1:
+        raise _Fail("last with several arguments")
+    return _first_last(t, t.rows(t.tr(args[0], env), "last"), "last")
+
+
+def _count(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]) -> tuple[Any, ...]:
+    if len(args) != 1:
+        raise _Fail("count with several arguments")
+    r = t.rows(t.tr(args[0], env), "count")
+    return t.fold("ndistinct" if r[3] == "distinct" else "count", r)
+
+
+def _reduce(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]) -> tuple[Any, ...]:
+    if len(args) not in (2, 3):
+        raise _Fail("reduce with a transducer")
+    f = args[0]
+    r = t.rows(t.tr(args[-1], env), "reduce")
+    if r[3] == "distinct":
+        raise _Fail("reduce over a distinct seq")
+    if _is(f, "+"):
+        init = None
+        if len(args) == 3:
+            i = t.group(t.tr(args[1], env))
+            if i[0] != "lit" or type(i[1]) not in (int, float):
+                raise _Fail("reduce + from a start that is not a number")
+            init = i[1]
+        return t.fold("sum", r, init)
+    if _is(f, "max", "min") and len(args) == 2:
+        return t.fold(f.builtin.qualified, r)  # type: ignore[attr-defined]
+    raise _Fail("reduce with a fn other than +, max or min")
+
+
+def _apply(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]) -> tuple[Any, ...]:
+    if len(args) != 2:
+        raise _Fail("apply with leading arguments")
+    r = t.rows(t.tr(args[1], env), "apply")
+    if r[3] == "distinct":
+        raise _Fail("apply over a distinct seq")
+    if _is(args[0], "+"):
+        return t.fold("sum", r, None)
+    if _is(args[0], "max", "min"):
+        return t.fold(args[0].builtin.qualified, r)  # type: ignore[attr-defined]
+    raise _Fail("apply of a fn other than +, max or min")
+
+
+def _by_key(how: str) -> Any:
+    def agg(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]) -> tuple[Any, ...]:
+        if len(args) != 2 or type(args[0]) is not n.Const or type(args[0].value) not in (Keyword, str):  # type: ignore[attr-defined]
+            raise _Fail(f"{how} with a key that is not a keyword")
+        r = t.rows(t.tr(args[1], env), how)
+        if r[1] != ("arg",) or r[3] is not None:
+            raise _Fail(f"{how} over something other than a group's rows")
+        return t.fold(how, ("R", ("col", args[0].value, None), r[2], None))  # type: ignore[attr-defined]
+    return agg
+
+
+def _map(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]) -> tuple[Any, ...]:
+    if len(args) != 2:
+        raise _Fail("map over several seqs")
+    r = t.rows(t.tr(args[1], env), "map")
+    if r[3] is not None:
+        raise _Fail("map over a sorted or distinct seq")
+    return ("R", t.row_fn(args[0], r[1], env), r[2], None)
+
+
+def _select(want: bool) -> Any:
+    def select(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]) -> tuple[Any, ...]:
+        if len(args) != 2:
+            raise _Fail("filter with a transducer")
+        r = t.rows(t.tr(args[1], env), "filter")
+        if r[3] is not None:
+            raise _Fail("filter over a sorted or distinct seq")
+        p = t.row_fn(args[0], r[1], env)
+        if not want:
+            p = ("op", "not", p)
+        return ("R", r[1], p if r[2] is None else ("and", r[2], p), None)
+    return select
+
+
+def _distinct(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]) -> tuple[Any, ...]:
+    if len(args) != 1:
+        raise _Fail("distinct with a transducer")
+    r = t.rows(t.tr(args[0], env), "distinct")
+    if r[1] == ("arg",):
+        raise _Fail("distinct rows")
+    return ("R", r[1], r[2], "distinct")
+
+
+def _same(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]) -> tuple[Any, ...]:
+    if len(args) != 1:
+        raise _Fail("vec/seq with several arguments")
+    return t.rows(t.tr(args[0], env), "vec")
+
+
+def _sort(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]) -> tuple[Any, ...]:
+    if len(args) == 2 and not _is(args[0], "<", ">", "compare"):
+        raise _Fail("sort with a comparator other than <, > or compare")
+    r = t.rows(t.tr(args[-1], env), "sort")
+    if r[1] == ("arg",) or r[3] is not None:
+        raise _Fail("sort of rows or of a sorted or distinct seq")
+    cmp = "compare" if len(args) == 1 else args[0].builtin.qualified  # type: ignore[attr-defined]
+    return ("R", r[1], r[2], ("sort", cmp))
+
+
+def _take(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]) -> tuple[Any, ...]:
+    if len(args) != 2 or type(args[0]) is not n.Const or type(args[0].value) is not int:  # type: ignore[attr-defined]
+        raise _Fail("take of a count that is not a constant integer")
+    r = t.rows(t.tr(args[1], env), "take")
+    if r[1] == ("arg",) or r[3] == "distinct":
+        raise _Fail("take of rows or of a distinct seq")
+    return t.fold("take", r, args[0].value)  # type: ignore[attr-defined]
+
+
+def _nth(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]) -> tuple[Any, ...]:
+    if len(args) != 2:
+        raise _Fail("nth with a default")
+    r = t.rows(t.tr(args[0], env), "nth")
+    if r[1] == ("arg",) or r[3] is None or r[3] == "distinct":
+        raise _Fail("nth of something other than a sorted seq of values")
+    return t.fold("nth", r, t.group(t.tr(args[1], env)))
+
+
+_CALLS: dict[str, Any] = {
+    "key": _entry_part(0), "first": _entry_part(0), "val": _entry_part(1), "second": _entry_part(1),
+    "last": _last, "count": _count, "reduce": _reduce, "apply": _apply,
+    "sum-by": _by_key("sum-by"), "avg-by": _by_key("avg-by"), "map": _map,
+    "filter": _select(True), "remove": _select(False), "distinct": _distinct, "set": _distinct,
+    "vec": _same, "seq": _same, "doall": _same, "sort": _sort, "take": _take, "nth": _nth,
+}
+
+
+def plan_of(f: Any, mode: str) -> Plan | str:
+    """The plan of fn value f called on each group's rows (mode "group") or on each [key rows]
+    entry (mode "entry"), or why there is none."""
+    node = getattr(f, NODE_ATTR, None)
+    if node is None:
+        return "the fn is not a fn literal or defn: each group is built"
+    if len(node.arities) != 1 or node.arities[0].rest is not None or len(node.arities[0].params) != 1 \
+            or node.arities[0].has_recur:
+        return "the fn does not take one argument: each group is built"
+    code = getattr(f, "__code__", None)
+    user = (getattr(f, "__globals__", None) or {}).get("_U") or {}
+    t = _Translator(f, {id(b) for b in node.captures.values()}, user)
+    param = node.arities[0].params[0]
+    start = ("E",) if mode == "entry" else ("R", ("arg",), None, None)
+    try:
+        body = t.value_tree(t.tr(node.arities[0].body, {id(param): start}))
+        steps = [s if s[0] != "bcast" else (s[0], s[1], _bind(s[2], f)) for s in t.steps]
+        steps = [_bind_fold(s, f) if s[0] == "fold" else s for s in steps]
+        return Plan(steps, _bind_tree(body, f))
+    except _Fail as e:
+        return f"fn body uses {e.reason}: not a fold of the group, each group is built" if code else e.reason
+    except _NotColumn as e:
+        return e.reason
+
+
+def _bind_fold(s: tuple[Any, ...], f: Any) -> tuple[Any, ...]:
+    _, name, how, elem, pred, mod, *extra = s
+    extra = [_bind(x, f) if type(x) is tuple else x for x in extra]
+    return ("fold", name, how, _bind(elem, f), None if pred is None else _bind(pred, f), mod, *extra)
+
+
+def _bind_tree(tree: tuple[Any, ...], f: Any) -> tuple[Any, ...]:
+    if tree[0] == "G":
+        return ("G", _bind(tree[1], f))
+    if tree[0] == "M":
+        return ("M", tuple((k, _bind_tree(v, f)) for k, v in tree[1]))
+    return ("V", tuple(_bind_tree(v, f) for v in tree[1]))
+
+
+# -- running a plan over a grouping ------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class Grouping:
+    """A table's rows numbered by group (first-seen order) and the groups' keys."""
+
+    table: pa.Table
+    codes: np.ndarray  # each row's group number
+    count: int  # how many groups
+    key_arrays: list[Any]  # each key part's value per group (one part unless keys are juxt vectors)
+    juxt: bool
+    keys: list[Any]  # the groups' keys as PTC values
+    _order: np.ndarray | None = None
+
+    @property
+    def order(self) -> np.ndarray:
+        """Row numbers with each group's rows together, in row order within a group."""
+        if self._order is None:
+            self._order = np.argsort(self.codes, kind="stable")
+        return self._order
+
+
+def group_table(g: Grouping) -> dict[str, Any]:
+    """The columns every plan starts from: the key (one part) or each part of a juxt key."""
+    if not g.juxt:
+        return {KEY: g.key_arrays[0]}
+    return {_keypart(i): a for i, a in enumerate(g.key_arrays)}
+
+
+def _key_refs(x: Any) -> set[str]:
+    if type(x) is tuple and len(x) == 3 and x[0] == "col" and type(x[1]) is str and x[1].startswith(KEY):
+        return {x[1]}
+    if type(x) in (tuple, list):
+        return set().union(*(_key_refs(y) for y in x)) if x else set()
+    return set()
+
+
+def run(plan: Plan, g: Grouping) -> Any:
+    """The plan's result tree with each G leaf computed for every group (an Array or a scalar)."""
+    gcols = group_table(g)
+    for name in _key_refs((plan.steps, plan.body)):
+        if name not in gcols:
+            raise Fallback("a key destructured as a vector that is not a juxt key" if name != KEY
+                           else "the vector key of a juxt grouping (only its parts are columns)")
+    rows = g.table
+    for step in plan.steps:
+        context.check_deadline()
+        if step[0] == "bcast":
+            v = value(step[2], _gframe(gcols, g.count))
+            if not is_array(v):
+                raise Fallback("a group value that is the same for every group")
+            rows = rows.append_column(step[1], _flat(v).take(pa.array(g.codes)))
+        else:
+            gcols[step[1]] = _fold(step, rows, g, _gframe(gcols, g.count))
+    context.check_deadline()
+    frame = _gframe(gcols, g.count)
+    return _eval_tree(plan.body, frame)
+
+
+def _gframe(cols: dict[str, Any], count: int) -> pa.Table:
+    return pa.table(cols) if cols else pa.table({"\x00": pa.nulls(count)})
+
+
+def _eval_tree(tree: tuple[Any, ...], frame: pa.Table) -> Any:
+    """The tree's G leaves computed (Arrays or scalars), containers as ("M", ...) / ("V", ...)."""
+    if tree[0] == "G":
+        if tree[1][0] in ("and", "or", "in", "has", "where", "all", "any", "none"):
+            raise Fallback("a predicate's value (not only its truth) is asked for")
+        return value(tree[1], frame)
+    if tree[0] == "M":
+        return ("M", tuple((k, _eval_tree(v, frame)) for k, v in tree[1]))
+    return ("V", tuple(_eval_tree(v, frame) for v in tree[1]))
+
+
+def _flat(x: Any) -> Any:
+    return x.combine_chunks() if isinstance(x, pa.ChunkedArray) else x
+
+
+def _np(x: Any) -> np.ndarray:
+    return _flat(x).to_numpy(zero_copy_only=False)
+
+
+def _fold(step: tuple[Any, ...], rows: pa.Table, g: Grouping, gframe: pa.Table) -> Any:
+    _, name, how, elem, pred, mod, *extra = step
+    keep = None
+    if pred is not None:
+        keep = _np(truth(pred, rows)).astype(bool, copy=False)
+    reach = None if keep is None else pa.array(keep)
+    codes = g.codes if keep is None else g.codes[keep]
+    G = g.count
+    if how == "count":
+        return pa.array(np.bincount(codes, minlength=G))
+    x = value(elem, rows, reach)
+    if not is_array(x):
+        if x is None and how in ("sum-by", "avg-by", "first", "last"):
+            x = pa.nulls(rows.num_rows)
+        else:
+            raise Fallback("a fold of a constant")
+    x = _flat(x)
+    if keep is not None:
+        x = x.filter(reach)
+    k = kind(x)
+    if how == "ndistinct":
+        return _ndistinct(x, k, codes, G)
+    if how in ("first", "last"):
+        return _first_last_of(x, codes, G, how)
+    if how in ("sum-by", "avg-by"):
+        return _sum_avg_by(x, k, codes, G, how)
+    if how == "sum":
+        return _sum(x, k, codes, G, extra[0])
+    if how in ("max", "min"):
+        return _extreme(x, k, codes, G, how)
+    if how == "take":
+        return _take_n(x, k, codes, G, mod, extra[0])
+    if how == "nth":
+        return _nth_of(x, k, codes, G, mod, extra[0], gframe)
+    raise Fallback(f"{how} is not a fold kernels compute")
+
+
+def _numbers(x: Any, k: str, who: str) -> None:
+    if k not in ("int", "float"):
+        if k == "null" and len(x) == 0:
+            return
+        raise Fallback(f"{who} over {k} values (the row path raises)")
+    if x.null_count:
+        raise Fallback(f"a nil reaches {who} (the row path raises)")
+
+
+def _sizes(codes: np.ndarray, G: int) -> np.ndarray:
+    return np.bincount(codes, minlength=G)
+
+
+def _sum(x: Any, k: str, codes: np.ndarray, G: int, init: Any) -> Any:
+    """(reduce + [init] xs) per group: integers exactly, floats added in row order from 0.0."""
+    sizes = _sizes(codes, G)
+    if len(x) == 0:
+        return pa.array([0 if init is None else init] * G)
+    _numbers(x, k, "+")
+    vals = _np(x)
+    if k == "int":
+        if init is not None and type(init) is float:
+            raise Fallback("reduce + of integers from a float start")
+        bound = int(np.abs(vals).max()) * int(sizes.max()) + abs(init or 0)
+        if bound >= 1 << 53:
+            raise Fallback("integer sums beyond 2^53")
+        sums = np.bincount(codes, weights=vals.astype(np.float64), minlength=G).astype(np.int64)
+        if init:
+            sums = sums + init
+        return pa.array(sums)
+    if init is None and bool(np.any((vals == 0) & np.signbit(vals))):
+        raise Fallback("-0.0 values in a reduce + without a start")
+    if init is not None and type(init) is int and abs(init) >= 1 << 53:
+        raise Fallback("an integer beyond 2^53 added to floats")
+    if init not in (None, 0, 0.0) or (type(init) is float and np.signbit(init)):
+        raise Fallback("reduce + from a start other than 0")
+    sums = np.bincount(codes, weights=vals, minlength=G)
+    out = pa.array(sums)
+    if init is None and (sizes == 0).any():  # (reduce + []) is 0, an integer
+        raise Fallback("a float sum of an empty group")
+    return out
+
+
+def _sum_avg_by(x: Any, k: str, codes: np.ndarray, G: int, how: str) -> Any:
+    """sum-by / avg-by per group: nils skipped, (sum-by) 0 and (avg-by) nil for none."""
+    valid = None
+    if x.null_count:
+        valid = _np(pc.is_valid(x)).astype(bool)
+    if k == "null" or (valid is not None and not valid.any()):
+        return pa.array([0] * G) if how == "sum-by" else pa.nulls(G, pa.float64())
+    if k not in ("int", "float"):
+        raise Fallback(f"{how} over {k} values (the row path raises)")
+    from .reduce import _SEQUENTIAL_SUM
+
+    if k == "float" and not _SEQUENTIAL_SUM:
+        raise Fallback("a float sum Python compensates")
+    vals = _np(x.fill_null(0) if valid is not None else x)
+    c = codes if valid is None else codes[valid]
+    w = vals if valid is None else vals[valid]
+    ns = np.bincount(c, minlength=G)
+    if k == "int":
+        if len(w) and int(np.abs(w).max()) * int(ns.max()) >= 1 << 53:
+            raise Fallback("integer sums beyond 2^53")
+        sums: Any = np.bincount(c, weights=w.astype(np.float64), minlength=G).astype(np.int64)
+    else:
+        sums = np.bincount(c, weights=w, minlength=G)
+    if how == "sum-by":
+        return pa.array(sums)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        means = sums.astype(np.float64) / ns
+    return pa.array(means, mask=ns == 0)
+
+
+def _extreme(x: Any, k: str, codes: np.ndarray, G: int, how: str) -> Any:
+    _numbers(x, k, how)
+    sizes = _sizes(codes, G)
+    if (sizes == 0).any():
+        raise Fallback(f"{how} of an empty group (the row path raises)")
+    vals = _np(x)
+    if k == "float" and (np.isnan(vals).any() or (vals == 0).any()):
+        raise Fallback(f"{how} over floats holding NaN or zeros")
+    order = np.argsort(codes, kind="stable")
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    f = np.maximum if how == "max" else np.minimum
+    return pa.array(f.reduceat(vals[order], starts))
+
+
+def _first_last_of(x: Any, codes: np.ndarray, G: int, how: str) -> Any:
+    """The first or last value of each group (nil for an empty group)."""
+    n = len(codes)
+    pos = np.full(G, -1, np.int64)
+    idx = np.arange(n, dtype=np.int64)
+    if how == "first":
+        pos[codes[::-1]] = idx[::-1]  # the last write wins: the first row
+    else:
+        pos[codes] = idx
+    take = pa.array(pos, mask=pos < 0)
+    return x.take(take)
+
+
+def _ndistinct(x: Any, k: str, codes: np.ndarray, G: int) -> Any:
+    if k not in ("int", "str", "bool", "date", "null"):
+        raise Fallback(f"a distinct count of {k} values")
+    enc = pc.dictionary_encode(x, null_encoding="encode")
+    v = _np(enc.indices).astype(np.int64)
+    nv = max(1, len(enc.dictionary))
+    pairs = np.unique(codes.astype(np.int64) * nv + v)
+    return pa.array(np.bincount(pairs // nv, minlength=G))
+
+
+def _sorted_within(x: Any, k: str, codes: np.ndarray, cmp: str) -> np.ndarray:
+    """Row positions ordered by group, then ascending by value (stable)."""
+    if k not in ("int", "float") and not (k == "str" and cmp == "compare"):
+        raise Fallback(f"sort of {k} values (kernels sort numbers, and strings with compare)")
+    if x.null_count:
+        raise Fallback("sort of values holding nil")
+    if k == "float":
+        vals = _np(x)
+        if np.isnan(vals).any() or (cmp != "compare" and (vals == 0).any()):
+            raise Fallback("sort of floats holding NaN or zeros")
+        return np.lexsort((vals, codes))
+    if k == "int":
+        return np.lexsort((_np(x), codes))
+    ranks = _np(pc.rank(x, sort_keys="ascending", tiebreaker="first"))
+    return np.lexsort((ranks, codes))
+
+
+def _take_n(x: Any, k: str, codes: np.ndarray, G: int, mod: Any, count: int) -> Any:
+    """(take n xs) per group as a list per group: the first n in row order, or of the sorted seq."""
+    sizes = _sizes(codes, G)
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    m = np.minimum(sizes, max(count, 0))
+    if mod is None:
+        order = np.argsort(codes, kind="stable")
+        desc = False
+    else:
+        order = _sorted_within(x, k, codes, mod[1])
+        desc = mod[1] == ">"
+    offsets = np.concatenate([[0], np.cumsum(m)])
+    within = np.arange(offsets[-1], dtype=np.int64) - np.repeat(offsets[:-1], m)
+    grp = np.repeat(np.arange(G, dtype=np.int64), m)
+    pos = starts[grp] + (sizes[grp] - 1 - within if desc else within)
+    values = x.take(pa.array(order[pos]))
+    return pa.ListArray.from_arrays(pa.array(offsets.astype(np.int32)), values)
+
+
+def _nth_of(x: Any, k: str, codes: np.ndarray, G: int, mod: Any, index: Any, gframe: pa.Table) -> Any:
+    """(nth (sort xs) i) per group, i a group value; an index out of range is a nil that no
+    computation may reach (the row path raises there)."""
+    sizes = _sizes(codes, G)
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    order = _sorted_within(x, k, codes, mod[1])
+    if index == ("last",):
+        i = sizes - 1
+        if mod[1] == ">":
+            i = np.zeros(G, np.int64)
+    else:
+        iv = value(index, gframe)
+        if is_array(iv):
+            if kind(iv) != "int" or iv.null_count:
+                raise Fallback("nth with an index that is not an integer")
+            i = _np(iv).astype(np.int64)
+        elif type(iv) is int:
+            i = np.full(G, iv, np.int64)
+        else:
+            raise Fallback("nth with an index that is not an integer")
+        if mod[1] == ">":
+            i = sizes - 1 - i
+    ok = (i >= 0) & (i < sizes)
+    safe = np.where(ok, starts + np.clip(i, 0, np.maximum(sizes - 1, 0)), 0)
+    if not len(order):
+        return pa.nulls(G, x.type)
+    return x.take(pa.array(order[safe], mask=~ok))  # read through ("op", "present", ...)
+
+
+# -- results: columns per group -> what the row path returns -----------------------------------
+
+
+def _leaf_values(v: Any, count: int) -> list[Any]:
+    from .dispatch import _values
+    from .kernels import Mixed
+
+    if type(v) is Mixed:
+        return v.values
+    if is_array(v):
+        if pa.types.is_list(v.type):  # (take n ...) per group: a seq each, as take gives
+            from ..values import PList
+
+            return [None if x is None else PList(x) for x in _values(v)]
+        return _values(v)
+    return [v] * count
+
+
+def values_by_group(result: tuple[Any, ...] | Any, count: int) -> list[Any]:
+    """Each group's value as PTC values: a map or vector literal built per group."""
+    from ..values import map_of, vec
+
+    if type(result) is not tuple:
+        return _leaf_values(result, count)
+    parts = [values_by_group(v, count) for v in (result[1] if result[0] == "V" else [v for _, v in result[1]])]
+    if result[0] == "V":
+        return [vec(list(xs)) for xs in zip(*parts)] if parts else [vec([]) for _ in range(count)]
+    keys = [k for k, _ in result[1]]
+    return [map_of(dict(zip(keys, xs))) for xs in zip(*parts)] if parts else [map_of({}) for _ in range(count)]
+
+
+def _table_of(result: tuple[Any, ...], count: int) -> pa.Table | None:
+    """A flat map literal of keywords to values of one type each, as a table (no row built), or None."""
+    from .kernels import Mixed
+
+    if type(result) is not tuple or result[0] != "M" or not result[1]:
+        return None
+    cols: dict[str, Any] = {}
+    for k, v in result[1]:
+        name = k.name if type(k) is Keyword else k
+        if name in cols or host_key(name) != k or type(host_key(name)) is not type(k):
+            return None
+        if type(v) is tuple or type(v) is Mixed or is_array(v) and pa.types.is_list(v.type):
+            return None
+        if is_array(v):
+            cols[name] = v
+        elif v is None or type(v) in (bool, int, float, str):
+            cols[name] = pa.array([v] * count)
+        else:
+            return None
+    return pa.table(cols)
+
+
+def entries(result: tuple[Any, ...] | Any, g: Grouping) -> Any:
+    """(map f groups)'s lazy seq: a table's rows when each value is a flat map literal, else the values."""
+    from ..lazy import LazySeq, Slices
+    from .dispatch import rows_seq
+
+    table = _table_of(result, g.count)
+    if table is not None:
+        return rows_seq(table)
+    vals = values_by_group(result, g.count)
+    return LazySeq(Slices(vals, 0, True))
