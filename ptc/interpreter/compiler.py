@@ -1548,6 +1548,8 @@ def _into_map_for(node: n.Call) -> bool:
     if len(node.args) != 2 or type(node.args[1]) is not n.For:
         return False
     target, loop = node.args
+    if _over_entries(loop):  # type: ignore[arg-type]
+        return False  # maybe (for [[k g] groups] ...): see for_groups
     return (type(_const_of(target)) is v.FMap and loop.collect  # type: ignore[attr-defined]
             and type(loop.body) is n.VectorLit and len(loop.body.items) == 2)  # type: ignore[attr-defined]
 

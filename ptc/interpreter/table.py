@@ -74,6 +74,16 @@ class Table:
             raise IndexError(i)
         return Row(root, off + i)
 
+    @classmethod
+    def grouped(cls, groups: Any) -> "Table":
+        """The rows of groups.table in group order (each group's rows together, as views of
+        this table show them), reordered only when a row or column is first read: a plan of
+        folds over the groups (columnar.folds) never reads them."""
+        t = cls(groups.table.slice(0, 0))
+        t._arrow, t._n, t._groups = None, groups.table.num_rows, groups
+        t._blocks = [[None] * ((t._n + MASK) >> SHIFT) for _ in t._names]
+        return t
+
     def _view(self, off: int, n: int) -> "Table":
         root = self._root
         view = Table.__new__(Table)
@@ -85,7 +95,12 @@ class Table:
     def arrow(self) -> Any:
         """The pyarrow.Table of these rows (a zero-copy slice for a view)."""
         if self._arrow is None:
-            self._arrow = self._root._arrow.slice(self._off, self._n)
+            root = self._root
+            if root._arrow is None:  # a grouped table: its rows are put in group order when first read
+                root._arrow = root._groups.ordered()
+            if root is self:
+                return self._arrow
+            self._arrow = root._arrow.slice(self._off, self._n)
         return self._arrow
 
     def __iter__(self) -> Iterator["Row"]:
@@ -117,7 +132,7 @@ class Table:
             from .context import check_deadline
 
             check_deadline()
-            blk = column_values(self._root._arrow.column(pos).slice(b << SHIFT, 1 << SHIFT))
+            blk = column_values(self._root.arrow.column(pos).slice(b << SHIFT, 1 << SHIFT))
             self._blocks[pos][b] = blk
         return blk
 

@@ -282,6 +282,8 @@ def _entry_part(i: int) -> Any:
         x = t.tr(args[0], env)
         if x[0] == "E":
             return ("G", ("col", KEY, None)) if i == 0 else ("R", ("arg",), None, None)
+        if x == ("G", ("col", KEY, None)):  # (first k) (second k) of a juxt key
+            return ("G", ("col", _keypart(i), None))
         if i == 0 and x[0] == "R" and x[3] is None:  # (first xs): the first element
             return _first_last(t, x, "first")
         raise _Fail("key, val, first or second of something other than a map entry or a group")
@@ -485,6 +487,13 @@ class Grouping:
     keys: list[Any]  # the groups' keys as PTC values
     _order: np.ndarray | None = None
 
+    def ordered(self) -> pa.Table:
+        """The table's rows with each group's rows together (what the groups' views show)."""
+        from .frame import selection
+
+        context.check_deadline()
+        return selection(self.table).take(pa.array(self.order)).table().combine_chunks()
+
     @property
     def order(self) -> np.ndarray:
         """Row numbers with each group's rows together, in row order within a group."""
@@ -620,17 +629,19 @@ def _sum(x: Any, k: str, codes: np.ndarray, G: int, init: Any) -> Any:
         if init:
             sums = sums + init
         return pa.array(sums)
-    if init is None and bool(np.any((vals == 0) & np.signbit(vals))):
-        raise Fallback("-0.0 values in a reduce + without a start")
+    negzero = (vals == 0) & np.signbit(vals)
     if init is not None and type(init) is int and abs(init) >= 1 << 53:
         raise Fallback("an integer beyond 2^53 added to floats")
     if init not in (None, 0, 0.0) or (type(init) is float and np.signbit(init)):
         raise Fallback("reduce + from a start other than 0")
     sums = np.bincount(codes, weights=vals, minlength=G)
-    out = pa.array(sums)
+    if init is None and negzero.any():
+        # from +0.0 the partial sums are those from the first value except while every value
+        # so far is -0.0: a group of only -0.0 values sums to -0.0 in the row path
+        sums[np.bincount(codes[negzero], minlength=G) == sizes] = -0.0
     if init is None and (sizes == 0).any():  # (reduce + []) is 0, an integer
         raise Fallback("a float sum of an empty group")
-    return out
+    return pa.array(sums)
 
 
 def _sum_avg_by(x: Any, k: str, codes: np.ndarray, G: int, how: str) -> Any:

@@ -313,11 +313,11 @@ def _divide(args: tuple[Any, ...], reach: Any) -> Any:
     a, b = args
     ka, kb = _ints_floats(a, b, reach, "/")
     n = len(a) if is_array(a) else len(b)
-    zero = pc.equal(b, 0) if is_array(b) else None
-    if (zero is not None and _reached(zero, reach)) or (zero is None and b == 0):
-        raise Fallback("a division by zero (the row path raises or gives an infinity)")
     nulls = _nulls_of(a, b)
     if ka == "int" and kb == "int":
+        zero = pc.equal(b, 0) if is_array(b) else None
+        if (zero is not None and _reached(zero, reach)) or (zero is None and b == 0):
+            raise Fallback("an integer division by zero (the row path raises)")
         an, bn = _np_of(a, 0, n), _np_of(b, 1, n)
         for x in (an, bn):
             if len(x) and int(np.abs(x).max()) >= 1 << 53:
@@ -334,11 +334,10 @@ def _divide(args: tuple[Any, ...], reach: Any) -> Any:
         if nulls is not None:
             raise Fallback("integer quotients of two types beside nils")
         return Mixed([int(q) if e else f for q, e, f in zip((an // bn).tolist(), exact.tolist(), quotients.tolist())])
-    fa = a.cast(pa.float64()) if is_array(a) and ka == "int" else (float(a) if not is_array(a) else a)
-    fb = b.cast(pa.float64()) if is_array(b) and kb == "int" else (float(b) if not is_array(b) else b)
-    if is_array(fb) and fb.null_count:
-        fb = fb.fill_null(1.0)
-    return pc.divide(fa, fb)
+    fa = _np_of(_as_float(a, ka) if is_array(a) else float(a), 0.0, n)
+    fb = _np_of(_as_float(b, kb) if is_array(b) else float(b), 1.0, n)
+    with np.errstate(all="ignore"):  # IEEE: x/0.0 is an infinity, 0/0 NaN, as ptc's / gives
+        return pa.array(np.true_divide(fa, fb), mask=nulls)
 
 
 def _quot(args: tuple[Any, ...], reach: Any) -> Any:
@@ -392,21 +391,26 @@ def _sqrt(args: tuple[Any, ...], reach: Any) -> Any:
 
 
 def _pow(args: tuple[Any, ...], reach: Any) -> Any:
-    """(Math/pow a b) as C's pow (what Python's math.pow calls); the special cases fall back."""
+    """(Math/pow a b) as C's pow, which Python's math.pow calls, for finite operands; NaN or
+    infinite operands, 0 to a negative power, a negative base to a fractional power and an
+    overflow fall back (ptc's own rules for them)."""
+    import numpy as np
+
     if len(args) != 2:
         raise Fallback(f"Math/pow with {len(args)} arguments")
     a, b = args
     ka, kb = _ints_floats(a, b, reach, "Math/pow")
-    fa = _as_float(a, ka) if is_array(a) else float(a)
-    fb = _as_float(b, kb) if is_array(b) else float(b)
-    for x in (fa, fb):
-        bad = pc.or_(pc.is_nan(x), pc.equal(x, 0.0)) if is_array(x) else (x != x or x == 0.0)
-        if bad is True or is_array(bad) and _reached(bad, reach):
-            raise Fallback("Math/pow of a NaN or a zero")
-    neg = pc.less(fa, 0.0) if is_array(fa) else fa < 0
-    if neg is True or is_array(neg) and _reached(neg, reach):
-        raise Fallback("Math/pow of a negative base")
-    return pc.power(fa, fb)
+    n = len(a) if is_array(a) else len(b)
+    fa = _np_of(_as_float(a, ka) if is_array(a) else float(a), 1.0, n)
+    fb = _np_of(_as_float(b, kb) if is_array(b) else float(b), 1.0, n)
+    with np.errstate(all="ignore"):
+        bad = ~np.isfinite(fa) | ~np.isfinite(fb) | ((fa == 0) & (fb < 0)) | ((fa < 0) & (fb != np.floor(fb)))
+        if bad.any() and _reached(pa.array(bad), reach):
+            raise Fallback("Math/pow of a NaN, an infinity, 0 to a negative power or a negative base to a fraction")
+        r = pc.power(pa.array(np.where(bad, 1.0, fa)), pa.array(np.where(bad, 1.0, fb)))
+    if pc.any(pc.is_inf(r)).as_py():
+        raise Fallback("Math/pow overflows")
+    return pa.array(r, mask=_nulls_of(a, b))
 
 
 def _abs(args: tuple[Any, ...], reach: Any) -> Any:
