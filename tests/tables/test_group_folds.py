@@ -57,6 +57,8 @@ PROGRAMS = [
     "(for [[k g] (group-by :k data/t)] {:k k :nth (nth (sort (map :v g)) 1)})",
     "(for [[k g] (group-by :k data/t)] {:k k :nth (nth (sort > (map :f g)) 0)})",
     "(for [[k g] (group-by :k data/t)] {:k k :s (reduce + (map (fn [r] (* (:v r) (:f r))) g))})",
+    "(for [[k g] (group-by :k data/t)] {:k k :top (take 2 (sort-by - (map :f g))) :low (first (sort-by - > (map :v g)))})",
+    "(for [[k g] (group-by :k data/t)] {:k k :t (take 3 (sort-by #(quot % 3) > (map :v g))) :l (last (sort-by #(quot % 2) (map :v g)))})",
 ]
 
 
@@ -147,3 +149,13 @@ def test_folds_end_at_the_deadline() -> None:
         assert e.kind == "limit" and "timeout" in e.message, e
     elapsed = time.perf_counter() - t0
     assert elapsed < 1.5, elapsed
+
+
+def test_a_fold_over_more_rows_than_max_memory_allows_ends_with_the_limit() -> None:
+    import numpy as np
+
+    t = pa.table({"k": np.arange(1_000_000) % 1000, "v": np.arange(1_000_000)})
+    with pytest.raises(ptc.PTCError) as e:
+        ptc.run("(for [[k g] (group-by :k data/t)] {:k k :s (reduce + (map :v g))})", data={"t": t},
+                limits=ptc.Limits(max_memory=16 << 20))
+    assert e.value.kind == "limit" and "max_memory" in e.value.message

@@ -284,7 +284,7 @@ def _entry_part(i: int) -> Any:
             return ("G", ("col", KEY, None)) if i == 0 else ("R", ("arg",), None, None)
         if x == ("G", ("col", KEY, None)):  # (first k) (second k) of a juxt key
             return ("G", ("col", _keypart(i), None))
-        if i == 0 and x[0] == "R" and x[3] is None:  # (first xs): the first element
+        if i == 0 and x[0] == "R":  # (first xs): the first element (the least of a sorted seq)
             return _first_last(t, x, "first")
         raise _Fail("key, val, first or second of something other than a map entry or a group")
     return part
@@ -403,7 +403,20 @@ def _sort(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]) -
     if r[1] == ("arg",) or r[3] is not None:
         raise _Fail("sort of rows or of a sorted or distinct seq")
     cmp = "compare" if len(args) == 1 else args[0].builtin.qualified  # type: ignore[attr-defined]
-    return ("R", r[1], r[2], ("sort", cmp))
+    return ("R", r[1], r[2], ("sort", cmp, None))
+
+
+def _sort_by(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]) -> tuple[Any, ...]:
+    """(sort-by f xs) / (sort-by f cmp xs): xs ordered by (f x) (values, not rows)."""
+    if len(args) == 3 and not _is(args[1], "<", ">", "compare"):
+        raise _Fail("sort-by with a comparator other than <, > or compare")
+    if len(args) not in (2, 3):
+        raise _Fail("sort-by with several seqs")
+    r = t.rows(t.tr(args[-1], env), "sort-by")
+    if r[1] == ("arg",) or r[3] is not None:
+        raise _Fail("sort-by of rows or of a sorted or distinct seq")
+    cmp = "compare" if len(args) == 2 else args[1].builtin.qualified  # type: ignore[attr-defined]
+    return ("R", r[1], r[2], ("sort", cmp, t.row_fn(args[0], r[1], env)))
 
 
 def _take(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]) -> tuple[Any, ...]:
@@ -429,7 +442,7 @@ _CALLS: dict[str, Any] = {
     "last": _last, "count": _count, "reduce": _reduce, "apply": _apply,
     "sum-by": _by_key("sum-by"), "avg-by": _by_key("avg-by"), "map": _map,
     "filter": _select(True), "remove": _select(False), "distinct": _distinct, "set": _distinct,
-    "vec": _same, "seq": _same, "doall": _same, "sort": _sort, "take": _take, "nth": _nth,
+    "vec": _same, "seq": _same, "doall": _same, "sort": _sort, "sort-by": _sort_by, "take": _take, "nth": _nth,
 }
 
 
@@ -525,18 +538,33 @@ def run(plan: Plan, g: Grouping) -> Any:
             raise Fallback("a key destructured as a vector that is not a juxt key" if name != KEY
                            else "the vector key of a juxt grouping (only its parts are columns)")
     rows = g.table
+    sorts: dict[str, np.ndarray] = {}  # a seq's order within groups, sorted once for all its folds
     for step in plan.steps:
-        context.check_deadline()
+        _check_work(rows.num_rows)
         if step[0] == "bcast":
             v = value(step[2], _gframe(gcols, g.count))
             if not is_array(v):
                 raise Fallback("a group value that is the same for every group")
             rows = rows.append_column(step[1], _flat(v).take(pa.array(g.codes)))
         else:
-            gcols[step[1]] = _fold(step, rows, g, _gframe(gcols, g.count))
+            gcols[step[1]] = _fold(step, rows, g, _gframe(gcols, g.count), sorts)
     context.check_deadline()
     frame = _gframe(gcols, g.count)
     return _eval_tree(plan.body, frame)
+
+
+_BYTES_PER_ROW = 40  # what one fold allocates per row at most: codes, values, masks, an order
+
+
+def _check_work(rows: int) -> None:
+    """Before each fold: the deadline, the memory the run holds, and what the fold will allocate
+    (each fold is one pass of numpy or Arrow calls over the rows, bounded by their number)."""
+    context.check_deadline()
+    context.check_memory()
+    st = context.CURRENT
+    if rows * _BYTES_PER_ROW > st.limits.max_memory:
+        raise context.limit_error("max_memory", st.limits.max_memory,
+                                  f"a fold over {rows:,} rows needs about {rows * _BYTES_PER_ROW >> 20} MB")
 
 
 def _gframe(cols: dict[str, Any], count: int) -> pa.Table:
@@ -562,7 +590,7 @@ def _np(x: Any) -> np.ndarray:
     return _flat(x).to_numpy(zero_copy_only=False)
 
 
-def _fold(step: tuple[Any, ...], rows: pa.Table, g: Grouping, gframe: pa.Table) -> Any:
+def _fold(step: tuple[Any, ...], rows: pa.Table, g: Grouping, gframe: pa.Table, sorts: dict[str, np.ndarray]) -> Any:
     _, name, how, elem, pred, mod, *extra = step
     keep = None
     if pred is not None:
@@ -592,10 +620,22 @@ def _fold(step: tuple[Any, ...], rows: pa.Table, g: Grouping, gframe: pa.Table) 
         return _sum(x, k, codes, G, extra[0])
     if how in ("max", "min"):
         return _extreme(x, k, codes, G, how)
+    order = None
+    if how in ("take", "nth") and mod is not None:
+        key = repr((elem, pred, mod[1] == ">", mod[2]))
+        if key not in sorts:
+            by = x
+            if mod[2] is not None:  # sort-by: the order of the keys
+                by = value(mod[2], rows, reach)
+                if not is_array(by):
+                    raise Fallback("a sort key that is the same for every value")
+                by = _flat(by).filter(reach) if keep is not None else _flat(by)
+            sorts[key] = _sorted_within(by, kind(by), codes, mod[1], mod[2] is not None)
+        order = sorts[key]
     if how == "take":
-        return _take_n(x, k, codes, G, mod, extra[0])
+        return _take_n(x, codes, G, mod, extra[0], order)
     if how == "nth":
-        return _nth_of(x, k, codes, G, mod, extra[0], gframe)
+        return _nth_of(x, codes, G, mod, extra[0], gframe, order)
     raise Fallback(f"{how} is not a fold kernels compute")
 
 
@@ -679,13 +719,21 @@ def _extreme(x: Any, k: str, codes: np.ndarray, G: int, how: str) -> Any:
     sizes = _sizes(codes, G)
     if (sizes == 0).any():
         raise Fallback(f"{how} of an empty group (the row path raises)")
-    vals = _np(x)
-    if k == "float" and (np.isnan(vals).any() or (vals == 0).any()):
-        raise Fallback(f"{how} over floats holding NaN or zeros")
-    order = np.argsort(codes, kind="stable")
-    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    f = np.maximum if how == "max" else np.minimum
-    return pa.array(f.reduceat(vals[order], starts))
+    if k == "float":
+        vals = _np(x)
+        if np.isnan(vals).any() or (vals == 0).any():
+            raise Fallback(f"{how} over floats holding NaN or zeros")
+    return _hash_aggregate(codes, x, how, G)
+
+
+def _hash_aggregate(codes: np.ndarray, x: Any, how: str, G: int) -> Any:
+    """Arrow's hash aggregate `how` of x by group number, as an array indexed by group (a
+    group with no rows gets nil)."""
+    r = pa.table({"c": codes, "x": x}).group_by("c", use_threads=False).aggregate(
+        [("x", how, pc.CountOptions(mode="all"))] if how == "count_distinct" else [("x", how)])
+    at = np.full(G, -1, np.int64)
+    at[_np(r.column("c"))] = np.arange(r.num_rows)
+    return _flat(r.column(f"x_{how}")).take(pa.array(at, mask=at < 0))
 
 
 def _first_last_of(x: Any, codes: np.ndarray, G: int, how: str) -> Any:
@@ -704,59 +752,55 @@ def _first_last_of(x: Any, codes: np.ndarray, G: int, how: str) -> Any:
 def _ndistinct(x: Any, k: str, codes: np.ndarray, G: int) -> Any:
     if k not in ("int", "str", "bool", "date", "null"):
         raise Fallback(f"a distinct count of {k} values")
-    enc = pc.dictionary_encode(x, null_encoding="encode")
-    v = _np(enc.indices).astype(np.int64)
-    nv = max(1, len(enc.dictionary))
-    pairs = np.unique(codes.astype(np.int64) * nv + v)
-    return pa.array(np.bincount(pairs // nv, minlength=G))
+    return _hash_aggregate(codes, x, "count_distinct", G).fill_null(0)
 
 
-def _sorted_within(x: Any, k: str, codes: np.ndarray, cmp: str) -> np.ndarray:
-    """Row positions ordered by group, then ascending by value (stable)."""
+def _sorted_within(x: Any, k: str, codes: np.ndarray, cmp: str, stable: bool) -> np.ndarray:
+    """Row positions ordered by group, then by x (ascending; descending for >), ties in row
+    order as Clojure's stable sort leaves them (stable: x are sort-by keys, whose ties may hold
+    different values; else equal values are the same bits and any order of ties will do)."""
     if k not in ("int", "float") and not (k == "str" and cmp == "compare"):
         raise Fallback(f"sort of {k} values (kernels sort numbers, and strings with compare)")
     if x.null_count:
         raise Fallback("sort of values holding nil")
     if k == "float":
-        vals = _np(x)
-        if np.isnan(vals).any() or (cmp != "compare" and (vals == 0).any()):
-            raise Fallback("sort of floats holding NaN or zeros")
-        return np.lexsort((vals, codes))
-    if k == "int":
-        return np.lexsort((_np(x), codes))
-    ranks = _np(pc.rank(x, sort_keys="ascending", tiebreaker="first"))
-    return np.lexsort((ranks, codes))
+        keys = _np(x)
+        if np.isnan(keys).any() or ((keys == 0) & np.signbit(keys)).any():
+            raise Fallback("sort of floats holding NaN or -0.0")
+    elif k == "int":
+        keys = _np(x)
+    else:
+        keys = _np(pc.rank(x, sort_keys="ascending", tiebreaker="first"))
+    if cmp == ">":
+        if k == "int" and len(keys) and keys.min() == np.iinfo(np.int64).min:
+            raise Fallback("a descending sort of the smallest 64-bit integer")
+        keys = -keys
+    by_value = np.argsort(keys, kind="stable" if stable else "quicksort")
+    return by_value[np.argsort(codes[by_value], kind="stable")]
 
 
-def _take_n(x: Any, k: str, codes: np.ndarray, G: int, mod: Any, count: int) -> Any:
+def _take_n(x: Any, codes: np.ndarray, G: int, mod: Any, count: int, order: Any) -> Any:
     """(take n xs) per group as a list per group: the first n in row order, or of the sorted seq."""
     sizes = _sizes(codes, G)
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
     m = np.minimum(sizes, max(count, 0))
     if mod is None:
         order = np.argsort(codes, kind="stable")
-        desc = False
-    else:
-        order = _sorted_within(x, k, codes, mod[1])
-        desc = mod[1] == ">"
     offsets = np.concatenate([[0], np.cumsum(m)])
     within = np.arange(offsets[-1], dtype=np.int64) - np.repeat(offsets[:-1], m)
     grp = np.repeat(np.arange(G, dtype=np.int64), m)
-    pos = starts[grp] + (sizes[grp] - 1 - within if desc else within)
+    pos = starts[grp] + within
     values = x.take(pa.array(order[pos]))
     return pa.ListArray.from_arrays(pa.array(offsets.astype(np.int32)), values)
 
 
-def _nth_of(x: Any, k: str, codes: np.ndarray, G: int, mod: Any, index: Any, gframe: pa.Table) -> Any:
+def _nth_of(x: Any, codes: np.ndarray, G: int, mod: Any, index: Any, gframe: pa.Table, order: Any) -> Any:
     """(nth (sort xs) i) per group, i a group value; an index out of range is a nil that no
     computation may reach (the row path raises there)."""
     sizes = _sizes(codes, G)
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    order = _sorted_within(x, k, codes, mod[1])
     if index == ("last",):
         i = sizes - 1
-        if mod[1] == ">":
-            i = np.zeros(G, np.int64)
     else:
         iv = value(index, gframe)
         if is_array(iv):
@@ -767,8 +811,6 @@ def _nth_of(x: Any, k: str, codes: np.ndarray, G: int, mod: Any, index: Any, gfr
             i = np.full(G, iv, np.int64)
         else:
             raise Fallback("nth with an index that is not an integer")
-        if mod[1] == ">":
-            i = sizes - 1 - i
     ok = (i >= 0) & (i < sizes)
     safe = np.where(ok, starts + np.clip(i, 0, np.maximum(sizes - 1, 0)), 0)
     if not len(order):
