@@ -27,12 +27,12 @@ def test_run_explain_with_a_table(invoke: Any, tmp_path: Path) -> None:
 
     pq.write_table(pa.table({"a": [1, 2, 3], "s": ["x", "y", "x"]}), tmp_path / "rows.parquet")
     prog = tmp_path / "p.clj"
-    prog.write_text("(->> data/rows (filter #(> (:a %) 1)) (map #(str/upper-case (:s %))) frequencies)")
+    prog.write_text("(->> data/rows (filter #(> (:a %) 1)) (map #(str/capitalize (:s %))) frequencies)")
     r = invoke("run", str(prog), "--data", str(tmp_path / "rows.parquet"), "--explain")
     assert r.exit_code == 0, r.stderr
     assert r.stdout == '{"Y" 1, "X" 1}\n'
     assert r.stderr.splitlines() == [
         "explain: 2 calls over tables: 1 as kernels, 1 row by row",
         "kernel  filter       (> :a 1)",
-        "rows    map          fn body calls clojure.string/upper-case: not a column expression",
+        "rows    map          fn body calls clojure.string/capitalize: not a column expression",
     ]

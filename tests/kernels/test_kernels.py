@@ -100,6 +100,14 @@ PROGRAMS = [
     "(let [d (LocalDate/parse \"2024-01-05\")] (filter #(.isBefore d (:day %)) data/t))",
     "(update-vals (group-by (juxt :qty :status) data/t) count)",
     "(update-vals (group-by (juxt :ok :status) data/t) #(sum-by :amount %))",
+    "(frequencies (map #(.getMonthValue (:day %)) data/t))",
+    "(map #(+ (* 10000 (.getYear (:day %))) (* 100 (.getDayOfMonth (:day %))) (.getDayOfYear (:day %))) data/t)",
+    "(update-vals (group-by #(.getValue (.getDayOfWeek (:day %))) data/t) count)",
+    "(filter #(and (:day %) (= 1 (.getMonthValue (:day %)))) data/t)",
+    "(frequencies (map #(subs (:status %) 0 2) data/t))",
+    "(group-by #(subs (:status %) 1) data/t)",
+    "(filter #(and (:status %) (= \"PAID\" (str/upper-case (:status %)))) data/t)",
+    "(map #(str/lower-case (:status %)) data/t)",
 ]
 
 
@@ -138,10 +146,10 @@ def test_explain_names_kernels(src: str, call: str) -> None:
 
 
 def test_explain_says_why_rows() -> None:
-    report = explain("(->> data/t (map #(str/upper-case (:status %))) frequencies)", data={"t": _table()})
+    report = explain("(->> data/t (map #(str/capitalize (:status %))) frequencies)", data={"t": _table()})
     [step] = [s for s in report.steps if s.call == "map/filter"]
     assert not step.kernel
-    assert step.detail == "fn body calls clojure.string/upper-case: not a column expression"
+    assert step.detail == "fn body calls clojure.string/capitalize: not a column expression"
     assert "row by row" in str(report)
 
 

@@ -39,6 +39,9 @@ OPS: dict[str, str] = {
     ".isBefore": "isBefore", ".isAfter": "isAfter", ".isEqual": "isEqual",
     "/": "/", "quot": "quot", "double": "double", "Math/sqrt": "sqrt", "Math/pow": "pow",
     "abs": "abs", "Math/abs": "abs", "max": "max", "min": "min", "even?": "even?", "odd?": "odd?",
+    ".getYear": "year", ".getMonthValue": "month", ".getDayOfMonth": "day", ".getDayOfYear": "day_of_year",
+    ".getDayOfWeek": "dow", ".getValue": "getValue", "subs": "subs",
+    "clojure.string/upper-case": "upper", "clojure.string/lower-case": "lower",
 }
 
 _SCALARS = (type(None), bool, int, float, str, Keyword, datetime.date, datetime.datetime)

@@ -217,6 +217,24 @@ def _op(name: str, args: tuple[Any, ...], frame: Any, reach: Any) -> Any:
         return acc
     if name in _NUMERIC:
         return _NUMERIC[name](tuple(value(x, frame, reach) for x in args), reach)
+    if name in _DATE_PARTS or name == "getValue":
+        if len(args) != 1:
+            raise Fallback(f"{name} with {len(args)} arguments")
+        arg = args[0]
+        if name == "getValue":  # (.getValue (.getDayOfWeek d)): the ISO day number, 1 = Monday
+            if arg[0] != "op" or arg[1] != "dow":
+                raise Fallback(".getValue of something other than a date's day of week")
+            name, arg = "dow", arg[2]
+        x = value(arg, frame, reach)
+        if not is_array(x) or kind(x) != "date":
+            raise Fallback(f"a date part of a value that is not a date column (the row path raises)")
+        if _nulls_reached(x, reach):
+            raise Fallback("a nil reaches a date method (the row path raises)")
+        return _DATE_PARTS[name](x).cast(pa.int64())
+    if name == "dow":
+        raise Fallback("a DayOfWeek value (its .getValue is a column, the constant is not)")
+    if name in ("subs", "upper", "lower"):
+        return _text(name, args, frame, reach)
     if name == "present":  # a fold's value that is nil only where the row path raises
         x = value(args[0], frame, reach)
         if _nulls_reached(x, reach):
@@ -248,6 +266,32 @@ def _op(name: str, args: tuple[Any, ...], frame: Any, reach: Any) -> Any:
         r = f(s, pattern=sub)
         return r.fill_null(False) if r.null_count else r
     raise Fallback(f"{name} is not computed by kernels")
+
+
+_DATE_PARTS = {"year": pc.year, "month": pc.month, "day": pc.day, "day_of_year": pc.day_of_year,
+               "dow": lambda x: pc.day_of_week(x, count_from_zero=False, week_start=1)}
+
+
+def _text(name: str, args: tuple[Any, ...], frame: Any, reach: Any) -> Any:
+    """(subs s start [end]) with constant indexes, str/upper-case, str/lower-case of a string column."""
+    want = (2, 3) if name == "subs" else (1,)
+    if len(args) not in want:
+        raise Fallback(f"{name} with {len(args)} arguments")
+    s = value(args[0], frame, reach)
+    if not is_array(s) or kind(s) != "str":
+        raise Fallback(f"{name} of a value that is not a string column")
+    if _nulls_reached(s, reach):
+        raise Fallback(f"a nil reaches {name} (the row path raises)")
+    if name != "subs":
+        if _reached(pc.invert(pc.string_is_ascii(s)), reach):
+            raise Fallback(f"{name} of text beyond ASCII (Python's case rules differ from Arrow's)")
+        return pc.utf8_upper(s) if name == "upper" else pc.utf8_lower(s)
+    bounds = [value(a, frame, reach) for a in args[1:]]
+    if any(type(b) is not int or b < 0 for b in bounds) or len(bounds) == 2 and bounds[1] < bounds[0]:
+        raise Fallback("subs with indexes that are not constant and in order")
+    if _reached(pc.less(pc.utf8_length(s), bounds[-1]), reach):
+        raise Fallback("subs past the end of a string (the row path raises)")
+    return pc.utf8_slice_codeunits(s, bounds[0], bounds[1] if len(bounds) == 2 else None)
 
 
 def _arith(name: str, a: Any, b: Any, reach: Any) -> Any:
