@@ -20,7 +20,8 @@ from . import values as v
 from .patterns import (CountedLoop, Fold, GroupedFold, counted_loop, grouped_fold, grouped_for, inlinable, int_valued,
                        integer_accumulators, pure_stage, recurs_to, stage_of, transient_update, walk)
 from .columnar.expr import ATTR as COLUMN_ATTR
-from .columnar.dispatch import GROUP_MAPS, MAYBE_COLUMNAR, NO, columnar, fused_rows, group_agg, over_groups
+from .columnar.dispatch import (GROUP_MAPS, MAYBE_COLUMNAR, NO, columnar, fused_rows, group_agg, over_grouping,
+                                over_groups)
 from .columnar.expr import NODE_ATTR as GROUP_NODE_ATTR
 from .columnar.expr import of_fn_node as column_expr
 from .registry import REGISTRY, Builtin
@@ -1228,16 +1229,29 @@ class Compiler:
         folds for every group at once (as `(map (fn [[k g]] body) coll)`), else the `for`."""
         clause = node.clauses[0]
         src = fn.tmp()
-        fn.emit(f"{src} = {self.expr(clause.coll, fn)}", clause.coll)  # type: ignore[arg-type]
         local = n.Local(clause.coll.line, clause.coll.col, n.Binding("coll", src, self.depth))  # type: ignore[union-attr]
         body = n.Let(node.line, node.col, list(node.clauses[1].lets or []), node.body)
         body_fn = n.Fn(node.line, node.col, None, None, [n.Arity([clause.binding], None, body)],  # type: ignore[list-item]
                        dict(node.captures))
         plain = n.For(node.line, node.col, [n.ForClause("bind", clause.binding, local), node.clauses[1]],
                       node.body, True, {**node.captures, id(local.binding): local.binding})
-        r = fn.tmp()
+        r, body_value = fn.tmp(), fn.tmp()
         fn.emit(f"{r} = {self._table(NO)}")
-        fn.emit(f"if type({src}) in {self._table(GROUP_MAPS)}: {r} = {self._table(over_groups)}({self.fn(body_fn)}, {src}, 'entry', 'for')")
+        fn.emit(f"{body_value} = {self.fn(body_fn)}")
+        gb = clause.coll
+        if type(gb) is n.Call and _is_builtin_call(gb, "group-by", 2):  # never make the groups' map if it can
+            key, coll = self.args(gb.args, fn)  # type: ignore[attr-defined]
+            kv, cv = fn.tmp(), fn.tmp()
+            fn.emit(f"{kv}, {cv} = {key}, {coll}")
+            fn.emit(f"{r} = {self._table(over_grouping)}({body_value}, {kv}, {cv}, 'for')")
+            fn.emit(f"if {r} is not {self._table(NO)}: {src} = None")
+            fn.emit("else:")
+            with fn.block():
+                fn.emit(f"{src} = {self.builtin(gb.fn.builtin)}({self.mark(gb)}{kv}, {cv})", gb)  # type: ignore[attr-defined]
+        else:
+            fn.emit(f"{src} = {self.expr(clause.coll, fn)}", clause.coll)  # type: ignore[arg-type]
+        fn.emit(f"if {r} is {self._table(NO)} and type({src}) in {self._table(GROUP_MAPS)}: "
+                f"{r} = {self._table(over_groups)}({body_value}, {src}, 'entry', 'for')")
         fn.emit(f"if {r} is {self._table(NO)}:")
         with fn.block():
             self.plain_fors.add(id(plain))
@@ -1532,6 +1546,11 @@ def _key_first(fn: _Func, k: str) -> str:
         fn.emit(f"{t} = {k}")
         k = t
     return f"{k} if type({k}) in _KEYT else _as_key({k})"
+
+
+def _is_builtin_call(node: n.Call, name: str, arity: int) -> bool:
+    return (type(node.fn) is n.BuiltinRef and node.fn.builtin.qualified == name  # type: ignore[attr-defined]
+            and len(node.args) == arity)
 
 
 def _over_entries(node: n.For) -> bool:

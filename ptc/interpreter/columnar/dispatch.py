@@ -421,6 +421,40 @@ def values(coll: Any) -> Any:
     return _values(arr)
 
 
+def over_grouping(f: Any, key: Any, coll: Any, who: str) -> Any:
+    """(map f (group-by key coll)) / (for [[k g] (group-by key coll)] ...) written in one
+    piece: f's plan of folds over the table's groups without making the groups' map, or NO."""
+    table = rows_of(coll)
+    if table is None:
+        return NO
+    e = expr_of(key)
+    if type(e) is str:
+        return NO
+    from .folds import plan_of
+
+    plan = plan_of(f, "entry")
+    if type(plan) is str:
+        return NO  # group-by, then the fn, say why as they run
+
+    if not table.num_rows:
+        return NO
+    from .folds import entries, run
+    from .kernels import Fallback
+    from .reduce import group_keys
+
+    if table.num_rows > 4096:  # as the row path: grouping builds vectors holding every row
+        context.check_size(table.num_rows, "sequence")
+    context.check_deadline()
+    try:
+        g = group_keys(table, e)
+        result = entries(run(plan, g), g)
+    except Fallback:
+        return NO  # group-by, then the fn over its groups, say why as they run
+    note("group-by", True, text(e) + ": the groups are numbered, never built")
+    note(who, True, f"{g.count} groups: {len(plan.steps)} folds over the columns, no group built")
+    return result
+
+
 def over_groups(f: Any, m: Any, mode: str, who: str) -> Any:
     """(map f groups) (mode "entry": f of each [key rows]) or (update-vals groups f) (mode
     "group": f of each group's rows) where groups is (group-by key table) and f's body is a plan

@@ -497,8 +497,29 @@ class Grouping:
     count: int  # how many groups
     key_arrays: list[Any]  # each key part's value per group (one part unless keys are juxt vectors)
     juxt: bool
-    keys: list[Any]  # the groups' keys as PTC values
+    _keys: list[Any] | None = None
     _order: np.ndarray | None = None
+
+    @property
+    def keys(self) -> list[Any]:
+        """The groups' keys as PTC values (juxt keys: vectors), made when first asked for: a
+        plan's rows take the keys' columns as they are."""
+        if self._keys is None:
+            from pyrsistent import pvector
+
+            from .dispatch import _values
+
+            columns = [_values(a) for a in self.key_arrays]
+            if not self.juxt:
+                self._keys = columns[0]
+            else:
+                keys = []
+                for i, key in enumerate(zip(*columns)):
+                    if (i & 4095) == 4095:
+                        context.check_deadline()
+                    keys.append(pvector(key))  # scalars and dates only (see reduce._codes): already keys
+                self._keys = keys
+        return self._keys
 
     def ordered(self) -> pa.Table:
         """The table's rows with each group's rows together (what the groups' views show)."""
@@ -610,6 +631,7 @@ def _fold(step: tuple[Any, ...], rows: pa.Table, g: Grouping, gframe: pa.Table, 
     if keep is not None:
         x = x.filter(reach)
     k = kind(x)
+    context.check_deadline()
     if how == "ndistinct":
         return _ndistinct(x, k, codes, G)
     if how in ("first", "last"):
@@ -776,6 +798,7 @@ def _sorted_within(x: Any, k: str, codes: np.ndarray, cmp: str, stable: bool) ->
             raise Fallback("a descending sort of the smallest 64-bit integer")
         keys = -keys
     by_value = np.argsort(keys, kind="stable" if stable else "quicksort")
+    context.check_deadline()  # each numpy call is bounded by the rows; the clock is read between them
     return by_value[np.argsort(codes[by_value], kind="stable")]
 
 
@@ -786,6 +809,7 @@ def _take_n(x: Any, codes: np.ndarray, G: int, mod: Any, count: int, order: Any)
     m = np.minimum(sizes, max(count, 0))
     if mod is None:
         order = np.argsort(codes, kind="stable")
+    context.check_deadline()
     offsets = np.concatenate([[0], np.cumsum(m)])
     within = np.arange(offsets[-1], dtype=np.int64) - np.repeat(offsets[:-1], m)
     grp = np.repeat(np.arange(G, dtype=np.int64), m)
@@ -827,13 +851,21 @@ def _leaf_values(v: Any, count: int) -> list[Any]:
 
     if type(v) is Mixed:
         return v.values
-    if is_array(v):
-        if pa.types.is_list(v.type):  # (take n ...) per group: a seq each, as take gives
-            from ..values import PList
+    if not is_array(v):
+        return [v] * count
+    from ..values import PList
 
-            return [None if x is None else PList(x) for x in _values(v)]
-        return _values(v)
-    return [v] * count
+    out: list[Any] = []
+    for start in range(0, len(v), _BLOCK):  # a million groups: the clock is read as they are converted
+        context.check_deadline()
+        vals = _values(v.slice(start, _BLOCK))
+        if pa.types.is_list(v.type):  # (take n ...) per group: a seq each, as take gives
+            vals = [None if x is None else PList(x) for x in vals]
+        out.extend(vals)
+    return out
+
+
+_BLOCK = 65536
 
 
 def values_by_group(result: tuple[Any, ...] | Any, count: int) -> list[Any]:
@@ -843,10 +875,18 @@ def values_by_group(result: tuple[Any, ...] | Any, count: int) -> list[Any]:
     if type(result) is not tuple:
         return _leaf_values(result, count)
     parts = [values_by_group(v, count) for v in (result[1] if result[0] == "V" else [v for _, v in result[1]])]
+    rows = zip(*parts) if parts else ((),) * count
     if result[0] == "V":
-        return [vec(list(xs)) for xs in zip(*parts)] if parts else [vec([]) for _ in range(count)]
-    keys = [k for k, _ in result[1]]
-    return [map_of(dict(zip(keys, xs))) for xs in zip(*parts)] if parts else [map_of({}) for _ in range(count)]
+        make: Any = lambda xs: vec(list(xs))  # noqa: E731
+    else:
+        keys = [k for k, _ in result[1]]
+        make = lambda xs: map_of(dict(zip(keys, xs)))  # noqa: E731
+    out = []
+    for i, xs in enumerate(rows):
+        if not i & 16383:
+            context.check_deadline()
+        out.append(make(xs))
+    return out
 
 
 def _table_of(result: tuple[Any, ...], count: int) -> pa.Table | None:

@@ -135,9 +135,6 @@ def _codes(x: Any, who: str) -> tuple[np.ndarray, Any]:
 def group_keys(table: Any, e: tuple[Any, ...]) -> Any:
     """The rows numbered by group (in order of first appearance) and the groups' keys as PTC
     values, for a key expression or a (juxt k ...) of them (keys: vectors), as a Grouping."""
-    from pyrsistent import pvector
-
-    from .dispatch import _values
     from .folds import Grouping
 
     parts = e[1:] if e[0] == "juxt" else (e,)
@@ -148,9 +145,10 @@ def group_keys(table: Any, e: tuple[Any, ...]) -> Any:
             raise Fallback("a group key that is the same for every row")
         codes, keys = _codes(x, "group-by")
         coded.append((codes.astype(np.int64), keys))
+        context.check_deadline()
     if e[0] != "juxt":
         codes, keys = coded[0]
-        return Grouping(table, codes, len(keys), [keys], False, _values(keys))
+        return Grouping(table, codes, len(keys), [keys], False)
     combined = np.zeros(len(coded[0][0]), np.int64)
     span = 1
     for codes, keys in coded:
@@ -165,14 +163,8 @@ def group_keys(table: Any, e: tuple[Any, ...]) -> Any:
         rest, i = np.divmod(rest, max(1, len(keys)))
         arrays.append(keys.take(pa.array(i)))
     arrays.reverse()
-    columns = [_values(a) for a in arrays]
-    out_keys = []
-    for i, key in enumerate(zip(*columns)):
-        if (i & 4095) == 4095:
-            context.check_deadline()
-        out_keys.append(pvector(key))  # scalars and dates only (see _codes): already a key
-    return Grouping(table, enc.indices.to_numpy(zero_copy_only=False).astype(np.int64), len(out_keys), arrays,
-                    True, out_keys)
+    return Grouping(table, enc.indices.to_numpy(zero_copy_only=False).astype(np.int64), len(enc.dictionary),
+                    arrays, True)
 
 
 def groups(table: pa.Table, e: tuple[Any, ...]) -> dict[Any, Any]:
