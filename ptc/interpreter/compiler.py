@@ -20,8 +20,7 @@ from . import values as v
 from .patterns import (CountedLoop, Fold, GroupedFold, counted_loop, grouped_fold, grouped_for, inlinable, int_valued,
                        integer_accumulators, pure_stage, recurs_to, stage_of, transient_update, walk)
 from .columnar.expr import ATTR as COLUMN_ATTR
-from .columnar.dispatch import (GROUP_MAPS, MAYBE_COLUMNAR, NO, columnar, fused_rows, group_agg, over_grouping,
-                                over_groups)
+from .columnar.dispatch import GROUP_MAPS, MAYBE_COLUMNAR, NO, columnar, fused_rows, over_grouping, over_groups
 from .columnar.expr import NODE_ATTR as GROUP_NODE_ATTR
 from .columnar.expr import of_fn_node as column_expr
 from .registry import REGISTRY, Builtin
@@ -678,11 +677,11 @@ class Compiler:
 
     def _group_agg(self, node: n.Call, fn: _Func, r: str, key: str, coll: str, f: str) -> None:
         """r = (update-vals (group-by key coll) f): one columnar pass when coll is a table and f
-        aggregates a group (see columnar.dispatch.group_agg), else the builtins as written."""
+        is a plan of folds over a group (see columnar.folds), else the builtins as written."""
         gb = node.args[0]
         fv = fn.tmp()
         fn.emit(f"{fv} = {f}")
-        fn.emit(f"{r} = {self._table(group_agg)}({key}, {coll}, {fv})", node)
+        fn.emit(f"{r} = {self._table(over_grouping)}({fv}, {key}, {coll}, 'group', 'update-vals')", node)
         grouping = f"{self.builtin(gb.fn.builtin)}({self.mark(gb)}{key}, {coll})"  # type: ignore[attr-defined]
         fn.emit(f"if {r} is {self._table(NO)}: {r} = {self.builtin(node.fn.builtin)}({self.mark(node)}{grouping}, {fv})",  # type: ignore[attr-defined]
                 node)
@@ -1243,7 +1242,7 @@ class Compiler:
             key, coll = self.args(gb.args, fn)  # type: ignore[attr-defined]
             kv, cv = fn.tmp(), fn.tmp()
             fn.emit(f"{kv}, {cv} = {key}, {coll}")
-            fn.emit(f"{r} = {self._table(over_grouping)}({body_value}, {kv}, {cv}, 'for')")
+            fn.emit(f"{r} = {self._table(over_grouping)}({body_value}, {kv}, {cv}, 'entry', 'for')")
             fn.emit(f"if {r} is not {self._table(NO)}: {src} = None")
             fn.emit("else:")
             with fn.block():

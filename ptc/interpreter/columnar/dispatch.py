@@ -389,27 +389,6 @@ def combined(head: str, preds: tuple[Any, ...]) -> tuple[Any, ...] | str:
     return (head, *parts)
 
 
-def group_agg(key: Any, coll: Any, f: Any) -> Any:
-    """(update-vals (group-by key table) f) where f aggregates a group (count, sum-by, avg-by,
-    reduce + of a map, over an optional filter): one pass over the columns, no group built."""
-    table = rows_of(coll)
-    if table is None:
-        return NO
-    ke = expr_of(key)
-    if type(ke) is str:
-        return NO  # group-by says why
-    fe = expr_of(f)
-    if type(fe) is str or fe[0] != "agg":
-        return NO  # update-vals reads f as a plan of folds, or says why not
-
-    def kernel() -> Any:
-        from .reduce import grouped_aggregate
-
-        return grouped_aggregate(table, ke, fe)
-
-    return _run("group-by + update-vals", ("op", "group-by", ke, fe), kernel)
-
-
 def values(coll: Any) -> Any:
     """A computed column's values as one list (what a consumer iterating it would realize), or
     coll itself: `zipmap` of two columns builds its map without a lazy-seq step per item."""
@@ -421,9 +400,10 @@ def values(coll: Any) -> Any:
     return _values(arr)
 
 
-def over_grouping(f: Any, key: Any, coll: Any, who: str) -> Any:
-    """(map f (group-by key coll)) / (for [[k g] (group-by key coll)] ...) written in one
-    piece: f's plan of folds over the table's groups without making the groups' map, or NO."""
+def over_grouping(f: Any, key: Any, coll: Any, mode: str, who: str) -> Any:
+    """(map f (group-by key coll)), (for [[k g] (group-by key coll)] ...) (mode "entry") or
+    (update-vals (group-by key coll) f) (mode "group") written in one piece: f's plan of folds
+    over the table's groups without making the groups' map, or NO."""
     table = rows_of(coll)
     if table is None:
         return NO
@@ -432,13 +412,13 @@ def over_grouping(f: Any, key: Any, coll: Any, who: str) -> Any:
         return NO
     from .folds import plan_of
 
-    plan = plan_of(f, "entry")
+    plan = plan_of(f, mode)
     if type(plan) is str:
         return NO  # group-by, then the fn, say why as they run
 
     if not table.num_rows:
         return NO
-    from .folds import entries, run
+    from .folds import entries, groups_map, run
     from .kernels import Fallback
     from .reduce import group_keys
 
@@ -447,7 +427,7 @@ def over_grouping(f: Any, key: Any, coll: Any, who: str) -> Any:
     context.check_deadline()
     try:
         g = group_keys(table, e)
-        result = entries(run(plan, g), g)
+        result = entries(run(plan, g), g) if mode == "entry" else groups_map(run(plan, g), g)
     except Fallback:
         return NO  # group-by, then the fn over its groups, say why as they run
     note("group-by", True, text(e) + ": the groups are numbered, never built")
@@ -470,14 +450,10 @@ def over_groups(f: Any, m: Any, mode: str, who: str) -> Any:
         return NO
 
     def kernel() -> Any:
-        from .folds import entries, run, values_by_group
+        from .folds import entries, groups_map, run
 
         result = run(plan, g)
-        if mode == "entry":
-            return entries(result, g)
-        from ..values import map_of
-
-        return map_of(dict(zip(g.keys, values_by_group(result, g.count))))
+        return entries(result, g) if mode == "entry" else groups_map(result, g)
 
     context.check_deadline()
     from .kernels import Fallback

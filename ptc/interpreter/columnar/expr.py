@@ -13,9 +13,6 @@ A column expression is a tuple tree, made once when a program compiles (never pe
     ("lookup", m, x)        (m x) or (get m x), m a captured map: a join through a lookup map
     ("where", key, op, v)   ptc's (where key op v) / (where key) (op None)
     ("all", p, ...)  ("any", p, ...)  ("none", p, ...)   all-of / any-of / none-of
-    ("agg", how, e, pred, init)   an aggregate of the argument as a group of rows: how is
-                            count, sum-by, avg-by or + ((reduce + [init] (map e rows))), over the
-                            rows where pred holds (pred None: all); e None for count
 
 A fn whose body is anything else gets a reason instead (a string naming what stopped it), so
 `explain` can say why its call ran row by row. `expr_of` reads either back from a fn value.
@@ -144,8 +141,6 @@ def _call(node: n.Call, env: dict[int, tuple[Any, ...]], captured: set[int]) -> 
     if th is not n.BuiltinRef:
         raise _NotColumn(f"fn body calls {_form_name(head)}: not a column expression")
     name = head.builtin.qualified  # type: ignore[attr-defined]
-    if name in _AGGS:
-        return _aggregate(name, node.args, env, captured)
     if name == "get" and len(node.args) == 2 and type(node.args[0]) is n.Local \
             and id(node.args[0].binding) in captured:  # type: ignore[attr-defined]
         return ("lookup", _translate(node.args[0], env, captured), _translate(node.args[1], env, captured))
@@ -161,67 +156,6 @@ def _call(node: n.Call, env: dict[int, tuple[Any, ...]], captured: set[int]) -> 
     if op is None:
         raise _NotColumn(f"fn body calls {name}: not a column expression")
     return ("op", op, *[_translate(x, env, captured) for x in node.args])
-
-
-_AGGS = frozenset({"count", "sum-by", "avg-by", "reduce", "apply"})
-
-
-def _aggregate(name: str, args: list[n.Node], env: dict[int, tuple[Any, ...]],
-               captured: set[int]) -> tuple[Any, ...]:
-    """`(count g)`, `(sum-by :k g)`, `(reduce + (map f g))`... of the fn's argument g."""
-    why = f"fn body calls {name} on something other than its argument's rows: not a column expression"
-    init = None
-    if name == "count" and len(args) == 1:
-        how, e, over = "count", None, args[0]
-    elif name in ("sum-by", "avg-by") and len(args) == 2:
-        key = _translate(args[0], env, captured)
-        if key[0] != "lit" or type(key[1]) not in (Keyword, str):
-            raise _NotColumn(f"fn body calls {name} with a key that is not a keyword: not a column expression")
-        how, e, over = name, ("col", key[1], None), args[1]
-    elif name in ("reduce", "apply") and len(args) in (2, 3) and _is_builtin(args[0], "+"):
-        if len(args) == 3:
-            if name == "apply":
-                raise _NotColumn(why)
-            i = _translate(args[1], env, captured)
-            if i[0] != "lit" or type(i[1]) not in (int, float):
-                raise _NotColumn("fn body reduces + from a start that is not a number: not a column expression")
-            init = i[1]
-        over = args[-1]
-        if not (type(over) is n.Call and _is_builtin(over.fn, "map") and len(over.args) == 2):
-            raise _NotColumn(why)
-        how, e, over = "+", _fn_arg(over.args[0]), over.args[1]
-    else:
-        raise _NotColumn(why)
-    pred = None
-    if type(over) is n.Call and (_is_builtin(over.fn, "filter") or _is_builtin(over.fn, "remove")) \
-            and len(over.args) == 2:
-        pred = _fn_arg(over.args[0])
-        if _is_builtin(over.fn, "remove"):
-            pred = ("op", "not", pred)
-        over = over.args[1]
-    if _translate(over, env, captured) != ("arg",):
-        raise _NotColumn(why)
-    return ("agg", how, e, pred, init)
-
-
-def _is_builtin(node: n.Node, name: str) -> bool:
-    return type(node) is n.BuiltinRef and node.builtin.qualified == name  # type: ignore[attr-defined]
-
-
-def _fn_arg(node: n.Node) -> tuple[Any, ...]:
-    """The column expression of a fn written as an argument: a keyword or a fn literal."""
-    if type(node) is n.Const and type(node.value) is Keyword:  # type: ignore[attr-defined]
-        return ("col", node.value, None)  # type: ignore[attr-defined]
-    if type(node) is n.Fn:
-        e = of_fn_node(node)
-        if type(e) is tuple and not _captures(e):
-            return e
-        raise _NotColumn(e if type(e) is str else "fn body passes a fn that is not a column expression")
-    raise _NotColumn("fn body passes a fn that is not a keyword or a fn literal: not a column expression")
-
-
-def _captures(e: tuple[Any, ...]) -> bool:
-    return e[0] == "cap" or any(type(x) is tuple and _captures(x) for x in e[1:])
 
 
 def _form_name(node: n.Node) -> str:
@@ -240,8 +174,6 @@ def expr_of(f: Any) -> tuple[Any, ...] | str:
     """The column expression of fn value f with its captured locals bound, or why there is none."""
     if type(f) is Keyword:
         return ("col", f, None)
-    if getattr(f, "__qualname__", None) == "ptc:count":
-        return ("agg", "count", None, None, None)
     e = getattr(f, ATTR, None)
     if e is None:
         return f"{_fn_label(f)} is not a fn literal over keyword lookups: not a column expression"
@@ -266,7 +198,7 @@ def _bind(e: tuple[Any, ...], f: Any) -> tuple[Any, ...]:
             raise _NotColumn("fn body uses a captured local that is not a number, string, keyword, "
                              "date or set of them: not a column expression")
         raise _NotColumn("fn body uses a captured local: not a column expression")
-    if head in ("lit", "col", "arg", "where", "agg"):
+    if head in ("lit", "col", "arg", "where"):
         return e
     if head == "lookup" and e[1][0] == "cap":
         return ("lookup", _lookup_map(e[1][1], f), _bind(e[2], f))
@@ -325,13 +257,5 @@ def text(e: tuple[Any, ...]) -> str:
         return f"({{...{len(e[1][1]) if e[1][0] == 'lit' else ''} entries}} {text(e[2])})"
     if head == "where":
         return "(where " + " ".join(pr_str(x) for x in e[1:] if x is not None) + ")"
-    if head == "agg":
-        _, how, x, pred, init = e
-        rows = "%" if pred is None else f"(filter {text(pred)} %)"
-        if how == "count":
-            return f"(count {rows})"
-        if how == "+":
-            return f"(reduce + {'' if init is None else pr_str(init) + ' '}(map {text(x)} {rows}))"
-        return f"({how} {text(x)} {rows})"
     names = {"all": "all-of", "any": "any-of", "none": "none-of"}
     return f"({names.get(head, head)} {' '.join(text(x) for x in e[1:])})"

@@ -32,7 +32,7 @@ from .. import context
 from .. import nodes as n
 from ..values import FSet, Keyword, host_key
 from .expr import NODE_ATTR, OPS, _NotColumn, _bind, _translate, scalar
-from .kernels import Fallback, is_array, kind, truth, value
+from .kernels import Fallback, Mixed, is_array, kind, truth, value
 
 # the names of the columns a plan makes: no PTC key equals them (a string with a space and a NUL
 # is no keyword, and no data key starts with NUL)
@@ -450,6 +450,8 @@ def plan_of(f: Any, mode: str) -> Plan | str:
     """The plan of fn value f called on each group's rows (mode "group") or on each [key rows]
     entry (mode "entry"), or why there is none."""
     node = getattr(f, NODE_ATTR, None)
+    if node is None and mode == "group" and getattr(f, "__qualname__", None) == "ptc:count":
+        return Plan([("fold", "\x00 f0", "count", ("arg",), None, None)], ("G", ("col", "\x00 f0", None)))
     if node is None:
         return "the fn is not a fn literal or defn: each group is built"
     if len(node.arities) != 1 or node.arities[0].rest is not None or len(node.arities[0].params) != 1 \
@@ -560,6 +562,7 @@ def run(plan: Plan, g: Grouping) -> Any:
                            else "the vector key of a juxt grouping (only its parts are columns)")
     rows = g.table
     sorts: dict[str, np.ndarray] = {}  # a seq's order within groups, sorted once for all its folds
+    mixed: dict[str, Mixed] = {}
     for step in plan.steps:
         _check_work(rows.num_rows)
         if step[0] == "bcast":
@@ -568,10 +571,14 @@ def run(plan: Plan, g: Grouping) -> Any:
                 raise Fallback("a group value that is the same for every group")
             rows = rows.append_column(step[1], _flat(v).take(pa.array(g.codes)))
         else:
-            gcols[step[1]] = _fold(step, rows, g, _gframe(gcols, g.count), sorts)
+            v = _fold(step, rows, g, _gframe(gcols, g.count), sorts)
+            if type(v) is Mixed:  # a result only: as an operand its column is of no kind kernels compute
+                mixed[step[1]] = v
+                v = pa.nulls(g.count, pa.binary())
+            gcols[step[1]] = v
     context.check_deadline()
     frame = _gframe(gcols, g.count)
-    return _eval_tree(plan.body, frame)
+    return _eval_tree(plan.body, frame, mixed)
 
 
 _BYTES_PER_ROW = 40  # what one fold allocates per row at most: codes, values, masks, an order
@@ -592,15 +599,18 @@ def _gframe(cols: dict[str, Any], count: int) -> pa.Table:
     return pa.table(cols) if cols else pa.table({"\x00": pa.nulls(count)})
 
 
-def _eval_tree(tree: tuple[Any, ...], frame: pa.Table) -> Any:
+def _eval_tree(tree: tuple[Any, ...], frame: pa.Table, mixed: dict[str, Mixed]) -> Any:
     """The tree's G leaves computed (Arrays or scalars), containers as ("M", ...) / ("V", ...)."""
     if tree[0] == "G":
-        if tree[1][0] in ("and", "or", "in", "has", "where", "all", "any", "none"):
+        e = tree[1]
+        if e[0] in ("and", "or", "in", "has", "where", "all", "any", "none"):
             raise Fallback("a predicate's value (not only its truth) is asked for")
-        return value(tree[1], frame)
+        if e[0] == "col" and e[1] in mixed:
+            return mixed[e[1]]
+        return value(e, frame)
     if tree[0] == "M":
-        return ("M", tuple((k, _eval_tree(v, frame)) for k, v in tree[1]))
-    return ("V", tuple(_eval_tree(v, frame) for v in tree[1]))
+        return ("M", tuple((k, _eval_tree(v, frame, mixed)) for k, v in tree[1]))
+    return ("V", tuple(_eval_tree(v, frame, mixed) for v in tree[1]))
 
 
 def _flat(x: Any) -> Any:
@@ -730,6 +740,8 @@ def _sum_avg_by(x: Any, k: str, codes: np.ndarray, G: int, how: str) -> Any:
     else:
         sums = np.bincount(c, weights=w, minlength=G)
     if how == "sum-by":
+        if k == "float" and (ns == 0).any():  # (sum-by :k []) is 0, an integer, among float sums
+            return Mixed([0 if c == 0 else x for x, c in zip(sums.tolist(), ns.tolist())])
         return pa.array(sums)
     with np.errstate(invalid="ignore", divide="ignore"):
         means = sums.astype(np.float64) / ns
@@ -847,7 +859,6 @@ def _nth_of(x: Any, codes: np.ndarray, G: int, mod: Any, index: Any, gframe: pa.
 
 def _leaf_values(v: Any, count: int) -> list[Any]:
     from .dispatch import _values
-    from .kernels import Mixed
 
     if type(v) is Mixed:
         return v.values
@@ -891,8 +902,6 @@ def values_by_group(result: tuple[Any, ...] | Any, count: int) -> list[Any]:
 
 def _table_of(result: tuple[Any, ...], count: int) -> pa.Table | None:
     """A flat map literal of keywords to values of one type each, as a table (no row built), or None."""
-    from .kernels import Mixed
-
     if type(result) is not tuple or result[0] != "M" or not result[1]:
         return None
     cols: dict[str, Any] = {}
@@ -921,3 +930,12 @@ def entries(result: tuple[Any, ...] | Any, g: Grouping) -> Any:
         return rows_seq(table)
     vals = values_by_group(result, g.count)
     return LazySeq(Slices(vals, 0, True))
+
+
+def groups_map(result: tuple[Any, ...] | Any, g: Grouping) -> Any:
+    """(update-vals groups f)'s map: each group's key to its value."""
+    from ..values import map_of
+
+    if g.count > 4096:  # as the row path: a map of this many entries
+        context.check_size(g.count, "map")
+    return map_of(dict(zip(g.keys, values_by_group(result, g.count))))
