@@ -839,6 +839,9 @@ class Compiler:
         fast = type(head) is n.BuiltinRef and self.fast_paths > 0
         if fast:
             self.fast_paths -= 1
+        if fast and head.builtin.qualified == "map" and id(node) not in self.unfused \
+                and len(node.args) == 2 and type(node.args[1]) is n.Call and _is_builtin_call(node.args[1], "group-by", 2):  # type: ignore[attr-defined]
+            return self.map_groups(node, fn)
         if fast and head.builtin.qualified in _FUSABLE:  # type: ignore[attr-defined]
             fused = self.fused(node, fn, head.builtin)  # type: ignore[attr-defined]
             if fused is not None:
@@ -1222,6 +1225,27 @@ class Compiler:
         if result is None:
             return "None"
         return f"_plist({self.mark(node)}{result})"
+
+    def map_groups(self, node: n.Call, fn: _Func) -> str:
+        """(map f (group-by key coll)): f's plan of folds over a table's groups, never making the
+        groups' map (see columnar.dispatch.over_grouping), else the call as written."""
+        gb = node.args[1]
+        f, key, coll = node.args[0], *gb.args  # type: ignore[attr-defined]
+        values = [fn.tmp() for _ in range(3)]
+        for t, text in zip(values, self.args([f, key, coll], fn)):
+            fn.emit(f"{t} = {text}")
+        r = fn.tmp()
+        fn.emit(f"{r} = {self._table(over_grouping)}({values[0]}, {values[1]}, {values[2]}, 'entry', 'map')", node)
+        fn.emit(f"if {r} is {self._table(NO)}:")
+        with fn.block():
+            saved = self.substituted
+            self.substituted = {**saved, id(f): values[0], id(key): values[1], id(coll): values[2]}
+            self.unfused.add(id(node))
+            try:
+                fn.emit(f"{r} = {self.expr(node, fn)}", node)
+            finally:
+                self.substituted = saved
+        return r
 
     def for_groups(self, node: n.For, fn: _Func) -> str:
         """`(for [[k g] coll] body)`: when coll is (group-by key table), body read as a plan of
