@@ -23,7 +23,7 @@ import base64
 import datetime
 import decimal
 import itertools
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 SHIFT = 12  # cells are converted in blocks of 2**SHIFT rows (4,096: a few rows cost little, a scan few calls)
 MASK = (1 << SHIFT) - 1
@@ -384,7 +384,7 @@ def arrow_type_label(t: Any) -> str:
 __all__ = ["Table", "Row", "column_values", "arrow_type_label"]
 
 
-def table_rows(value: Any) -> list[tuple[Table, list[int]]] | None:
+def table_rows(value: Any) -> list[tuple[Table, Sequence[int]]] | None:
     """[(table, row numbers), ...] when value is a sequence whose items are all rows of tables
     of one schema (what a filter, sort-by or take over a table gives, its chunks built as
     tables of their own): such a result is columnar, taken from those tables in a few calls
@@ -392,6 +392,13 @@ def table_rows(value: Any) -> list[tuple[Table, list[int]]] | None:
     from .lazy import LazySeq
 
     t = type(value)
+    if t is LazySeq and type(value._src).__name__ == "SelectionSource":  # a kernel's rows, in its order
+        sel = value._src.sel
+        if not len(sel):
+            return None
+        value.items()  # realized within the run's limits (the value is printed after the run)
+        rows = Table(sel.table())
+        return [(rows, range(len(rows)))]
     if t is LazySeq:
         # only a seq of rows is realized whole here ((map inc (range 1e8)) meets max_result as it
         # prints, as before); (range) and the like never are
@@ -421,10 +428,9 @@ def table_rows(value: Any) -> list[tuple[Table, list[int]]] | None:
     return parts
 
 
-def table_rows_arrow(parts: list[tuple[Table, list[int]]]) -> Any:
+def table_rows_arrow(parts: list[tuple[Table, Sequence[int]]]) -> Any:
     """The pyarrow Table of `table_rows`' parts: one take per part, concatenated."""
     import pyarrow as pa
 
-    taken = [t.arrow.take(pa.array(idx, pa.int64())) if len(idx) != len(t) or idx[:1] != [0] else t.arrow
-             for t, idx in parts]
+    taken = [t.arrow if idx == range(len(t)) else t.arrow.take(pa.array(idx, pa.int64())) for t, idx in parts]
     return taken[0] if len(taken) == 1 else pa.concat_tables(taken)
