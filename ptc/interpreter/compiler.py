@@ -637,7 +637,7 @@ class Compiler:
         with fn.block():
             key_fn = fn_text.get(id(g.key)) or (self.fn(g.key) if type(g.key) is n.Fn else self.expr(g.key, fn))
             if g.fn is not None:
-                self._group_agg(node, fn, r, key_fn, src, self.fn(g.fn))
+                self._update_groups(node, fn, r, key_fn, src, self.fn(g.fn))
             else:  # the form as written, over the values already evaluated
                 saved, self.substituted = self.substituted, {**self.substituted, id(g.coll): src, id(g.key): key_fn}
                 self.unfused.add(id(node))
@@ -675,7 +675,7 @@ class Compiler:
                 fn.emit("break")
         fn.emit(f"{cell} = {self._fold_step(fold.f, a, item, fn, fn_text)}")  # type: ignore[arg-type]
 
-    def _group_agg(self, node: n.Call, fn: _Func, r: str, key: str, coll: str, f: str) -> None:
+    def _update_groups(self, node: n.Call, fn: _Func, r: str, key: str, coll: str, f: str) -> None:
         """r = (update-vals (group-by key coll) f): one columnar pass when coll is a table and f
         is a plan of folds over a group (see columnar.folds), else the builtins as written."""
         gb = node.args[0]
@@ -873,7 +873,7 @@ class Compiler:
             for t, e in zip((k, coll, f), self.args([*node.args[0].args, node.args[1]], fn)):  # type: ignore[attr-defined]
                 fn.emit(f"{t} = {e}")
             r = fn.tmp()
-            self._group_agg(node, fn, r, k, coll, f)
+            self._update_groups(node, fn, r, k, coll, f)
             return r
         if type(head) is n.BuiltinRef:
             inline = _INLINE.get(head.builtin.qualified) if fast else None

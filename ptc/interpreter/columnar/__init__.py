@@ -10,6 +10,9 @@ builtin works on it row by row; this package lets the common shapes skip the row
   the result could differ from the row path (a nil reaching `>`, an integer overflow, NaN in a
   sort key...), so that the row path runs instead and gives its exact result or error.
 - `reduce`: whole-column kernels (sums, per-key aggregates, groups, counts, distinct, sorts).
+- `folds`: a fn applied to each group of a table (`(map (fn [[k g]] ...) groups)`, `for`,
+  `update-vals`) read as a plan of folds (counts, sums, min/max, order statistics, top n...)
+  and arithmetic between them, computed for every group at once over the columns.
 - `frame`: selections (a table and the row numbers a filter or sort keeps), read a column at a
   time by the kernels that follow, turned into rows only as a program reaches them.
 - `dispatch`: the one-line hooks the builtins call (`filter`, `map`, `reduce`, `group-by`...):

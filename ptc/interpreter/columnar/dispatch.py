@@ -430,8 +430,10 @@ def over_grouping(f: Any, key: Any, coll: Any, mode: str, who: str) -> Any:
         result = entries(run(plan, g), g) if mode == "entry" else groups_map(run(plan, g), g)
     except Fallback:
         return NO  # group-by, then the fn over its groups, say why as they run
+    from .folds import describe
+
     note("group-by", True, text(e) + ": the groups are numbered, never built")
-    note(who, True, f"{g.count} groups: {len(plan.steps)} folds over the columns, no group built")
+    note(who, True, f"{g.count} groups, no group built: {describe(plan)}")
     return result
 
 
@@ -463,5 +465,7 @@ def over_groups(f: Any, m: Any, mode: str, who: str) -> Any:
     except Fallback as fb:
         note(who, False, fb.reason + " in a fold of the groups")
         return NO
-    note(who, True, f"{g.count} groups: {len(plan.steps)} folds over the columns, no group built")
+    from .folds import describe
+
+    note(who, True, f"{g.count} groups, no group built: {describe(plan)}")
     return r

@@ -75,6 +75,8 @@ class _Translator:
 
     def fold(self, how: str, r: tuple[Any, ...] | None, *extra: Any) -> tuple[Any, ...]:
         elem, pred, mod = (("arg",), None, None) if r is None else r[1:]
+        if how == "count":  # how many, whatever each item is and in whatever order
+            elem, mod = ("arg",), None
         spec = ("fold", self._name("f"), how, elem, pred, mod, *extra)
         name = spec[1]
         for s in self.steps:  # the same fold twice (count xs in a mean and an sd) is computed once
@@ -939,3 +941,24 @@ def groups_map(result: tuple[Any, ...] | Any, g: Grouping) -> Any:
     if g.count > 4096:  # as the row path: a map of this many entries
         context.check_size(g.count, "map")
     return map_of(dict(zip(g.keys, values_by_group(result, g.count))))
+
+
+def describe(plan: Plan) -> str:
+    """The plan's folds as PTC-like text, for explain: `sum :v1, count, max :v2 (3 folds)`."""
+    from .expr import text
+
+    parts = []
+    for step in plan.steps:
+        if step[0] != "fold":
+            continue
+        _, _, how, elem, pred, mod, *extra = step
+        what = "" if how == "count" or elem == ("arg",) else " " + text(elem)
+        if mod == "distinct" or how == "ndistinct":
+            how = "count-distinct"
+        elif mod is not None:
+            what += f" sorted {mod[1]}"
+        if how == "take":
+            how = f"take {extra[0]}"
+        parts.append(how + what + ("" if pred is None else f" where {text(pred)}"))
+    shown = ", ".join(parts[:6]) + (f", ... ({len(parts)} folds)" if len(parts) > 6 else "")
+    return shown
