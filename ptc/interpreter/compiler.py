@@ -639,13 +639,18 @@ class Compiler:
             if g.fn is not None:
                 self._update_groups(node, fn, r, key_fn, src, self.fn(g.fn))
             else:  # the form as written, over the values already evaluated
-                saved, self.substituted = self.substituted, {**self.substituted, id(g.coll): src, id(g.key): key_fn}
-                self.unfused.add(id(node))
-                try:
-                    fn.emit(f"{r} = {self.expr(node, fn)}", node)
-                finally:
-                    self.substituted = saved
+                self.as_written(node, fn, r, {id(g.coll): src, id(g.key): key_fn})
         return r
+
+    def as_written(self, node: n.Call, fn: _Func, r: str, values: dict[int, str]) -> None:
+        """r = node compiled as written (not fused again), its arguments whose ids are in values
+        read from the names already holding them (the general branch of a fast form)."""
+        saved, self.substituted = self.substituted, {**self.substituted, **values}
+        self.unfused.add(id(node))
+        try:
+            fn.emit(f"{r} = {self.expr(node, fn)}", node)
+        finally:
+            self.substituted = saved
 
     def _fold_item(self, fold: Fold, cell: str, x: str, node: n.Node, fn: _Func, fn_text: dict[int, str]) -> None:
         """One item x into one fold's accumulator cell (in a loop that `break` leaves)."""
@@ -1238,13 +1243,7 @@ class Compiler:
         fn.emit(f"{r} = {self._table(over_grouping)}({values[0]}, {values[1]}, {values[2]}, 'entry', 'map')", node)
         fn.emit(f"if {r} is {self._table(NO)}:")
         with fn.block():
-            saved = self.substituted
-            self.substituted = {**saved, id(f): values[0], id(key): values[1], id(coll): values[2]}
-            self.unfused.add(id(node))
-            try:
-                fn.emit(f"{r} = {self.expr(node, fn)}", node)
-            finally:
-                self.substituted = saved
+            self.as_written(node, fn, r, {id(f): values[0], id(key): values[1], id(coll): values[2]})
         return r
 
     def for_groups(self, node: n.For, fn: _Func) -> str:
