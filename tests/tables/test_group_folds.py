@@ -159,3 +159,30 @@ def test_a_fold_over_more_rows_than_max_memory_allows_ends_with_the_limit() -> N
         ptc.run("(for [[k g] (group-by :k data/t)] {:k k :s (reduce + (map :v g))})", data={"t": t},
                 limits=ptc.Limits(max_memory=16 << 20))
     assert e.value.kind == "limit" and "max_memory" in e.value.message
+
+
+def test_a_plan_runs_in_the_child_under_process_isolation() -> None:
+    src = HELPERS + "(for [[k g] (group-by :k data/t)] {:k k :median (median (map :f g)) :n (count g)})"
+    inline = ptc.run(src, data={"t": _clean()})
+    isolated = ptc.run(src, data={"t": _clean()}, limits=ptc.Limits(isolation="process"))
+    assert ptc.pr_str(isolated.value) == ptc.pr_str(inline.value) == (
+        '({:k "a", :median 3.5, :n 3} {:k "b", :median 4.0, :n 2} {:k "c", :median 4.5, :n 1})')
+
+
+@pytest.mark.parametrize("src", [
+    "(for [[k g] (group-by :k data/t)] {:k k :n (count g) :s (reduce + (map :v g))})",
+    "(update-vals (group-by :k data/t) count)",
+    "(group-by :k data/t)",
+    "(for [[[a b] g] (group-by (juxt :k :v) data/t)] [a b (count g)])",
+])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=tables())
+def test_categorical_and_small_integer_keys_group_as_values_do(src: str, table: Any) -> None:
+    """Dictionary-encoded keys (pandas categoricals, Parquet dictionary pages) and integer keys
+    of a small range are numbered without hashing: the same groups, in first-seen order."""
+    k = pa.chunked_array([c.dictionary_encode() for c in table.column("k").chunks] or [pa.array([], pa.string())])
+    if table.num_rows > 2:  # two chunks with different dictionaries
+        k = pa.chunked_array([table.column("k").slice(0, 2).combine_chunks().dictionary_encode(),
+                              table.column("k").slice(2).combine_chunks().dictionary_encode()])
+    categorical = table.set_column(0, "k", k)
+    assert _outcome(src, categorical) == _outcome(src, table.to_pylist())

@@ -77,12 +77,13 @@ def is_array(x: Any) -> bool:
     return isinstance(x, (pa.Array, pa.ChunkedArray))
 
 
-def column(table: pa.Table, key: Any) -> Any:
-    """The column PTC key `key` names (the JSON key rule: a keyword name is a keyword), or None."""
+def column(table: pa.Table, key: Any, decoded: bool = True) -> Any:
+    """The column PTC key `key` names (the JSON key rule: a keyword name is a keyword), or None;
+    a dictionary-encoded column decoded unless asked for as it is (group keys number its codes)."""
     for i, name in enumerate(table.column_names):
         if host_key(name) == key and type(host_key(name)) is type(key):
             col = table.column(i)
-            if pt.is_dictionary(col.type):
+            if pt.is_dictionary(col.type) and decoded:
                 col = col.cast(col.type.value_type)
             if pt.is_decimal(col.type):
                 raise Fallback(f"column {name} holds decimals")

@@ -125,11 +125,54 @@ def by_key(who: str, table: pa.Table, key: Any) -> Any:
 
 def _codes(x: Any, who: str) -> tuple[np.ndarray, Any]:
     """Each value's group number (in order of first appearance) and the groups' values."""
+    if pa.types.is_dictionary(x.type):  # a categorical: its codes renumbered, no value hashed
+        return _dictionary_codes(x, who)
     k = kind(x)
     if k not in ("int", "str", "bool", "date", "null"):
         raise Fallback(f"{who} by {k} values")
-    enc = pc.dictionary_encode(_flat(x), null_encoding="encode")
+    x = _flat(x)
+    if k == "int" and len(x) and not x.null_count:
+        mm = pc.min_max(x)
+        lo, hi = mm["min"].as_py(), mm["max"].as_py()
+        if hi - lo <= 4 * len(x):  # a small range: numbered by position, no hashing
+            ints = x.to_numpy(zero_copy_only=False) - lo
+            codes, firsts = _first_seen(ints, hi - lo + 1)
+            return codes, pa.array(firsts + lo, x.type)
+    enc = pc.dictionary_encode(x, null_encoding="encode")
     return enc.indices.to_numpy(zero_copy_only=False), enc.dictionary
+
+
+def _first_seen(ints: np.ndarray, span: int) -> tuple[np.ndarray, np.ndarray]:
+    """Group numbers of ints in [0, span) in order of first appearance, and the value of each group."""
+    n = len(ints)
+    first = np.full(span, n, np.int64)
+    first[ints[::-1]] = np.arange(n - 1, -1, -1)  # the last write wins: each value's first position
+    context.check_deadline()
+    present = np.flatnonzero(first < n)
+    values = present[np.argsort(first[present], kind="stable")]
+    rank = np.empty(span, np.int64)
+    rank[values] = np.arange(len(values))
+    return rank[ints], values
+
+
+def _dictionary_codes(x: Any, who: str) -> tuple[np.ndarray, Any]:
+    """_codes of a dictionary-encoded column (a pandas categorical, a Parquet dictionary page):
+    the indices renumbered in order of first appearance, the groups' values taken from the
+    dictionary (which must hold each value once, or two codes would be one key)."""
+    chunked = x if isinstance(x, pa.ChunkedArray) else pa.chunked_array([x])
+    arr = chunked.unify_dictionaries().combine_chunks() if chunked.num_chunks != 1 else chunked.chunk(0)
+    dictionary = arr.dictionary
+    k = kind(dictionary)
+    if k not in ("int", "str", "bool", "date") or len(pc.unique(dictionary)) != len(dictionary) \
+            or dictionary.null_count:
+        return _codes(chunked.cast(x.type.value_type), who)
+    indices = arr.indices
+    span = len(dictionary) + 1  # nil keys get the last number
+    ints = indices.fill_null(span - 1).to_numpy(zero_copy_only=False).astype(np.int64) if indices.null_count \
+        else indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    codes, firsts = _first_seen(ints, span)
+    firsts_arr = pa.array(firsts, mask=firsts == span - 1)
+    return codes, dictionary.take(firsts_arr)
 
 
 def group_keys(table: Any, e: tuple[Any, ...]) -> Any:
@@ -140,7 +183,7 @@ def group_keys(table: Any, e: tuple[Any, ...]) -> Any:
     parts = e[1:] if e[0] == "juxt" else (e,)
     coded = []
     for part in parts:
-        x = value(part, table)
+        x = value(part, table) if part[0] != "col" or part[2] is not None else column(table, part[1], decoded=False)
         if not isinstance(x, (pa.Array, pa.ChunkedArray)):
             raise Fallback("a group key that is the same for every row")
         codes, keys = _codes(x, "group-by")
