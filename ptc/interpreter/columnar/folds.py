@@ -30,7 +30,7 @@ import pyarrow.compute as pc
 
 from .. import context
 from .. import nodes as n
-from ..values import FSet, Keyword, host_key
+from ..values import Keyword, host_key
 from .expr import NODE_ATTR, OPS, _NotColumn, _bind, _translate, scalar
 from .kernels import Fallback, Mixed, is_array, kind, truth, value
 
