@@ -123,11 +123,11 @@ def grouping_of(m: Any) -> Any:
     of its group, under its key, in order), else None."""
     if type(m) not in _GROUP_MAPS or not len(m) or _OFF.get():
         return None
-    items = m.items()
-    first = next(iter(items))[1]
+    first = next(iter(dict.values(m) if type(m) is FMap else m._dict().values()))  # no copy of a big map
     Table = _table_type()
     if type(first) is not Table:
         return None
+    items = m.items()
     root = first._root
     g = root._groups
     if g is None or len(m) != g.count:
