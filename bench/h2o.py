@@ -79,6 +79,12 @@ PTC: dict[str, list[str]] = {
         "sxx (reduce + (map #(* (- (:v1 %) mx) (- (:v1 %) mx)) g)) "
         "syy (reduce + (map #(* (- (:v2 %) my) (- (:v2 %) my)) g))] (/ (* sxy sxy) (* sxx syy)))) "
         "(for [[[a b] g] (group-by (juxt :id2 :id4) data/x)] {:id2 a :id4 b :r2 (r2 g)})",
+        "(defn mean [xs] (/ (reduce + xs) (count xs))) "
+        "(->> (group-by (juxt :id2 :id4) data/x) (map (fn [[[a b] g]] (let [xs (map :v1 g) ys (map :v2 g) "
+        "mx (mean xs) my (mean ys) "
+        "sxy (reduce + (map #(* (- (:v1 %) mx) (- (:v2 %) my)) g)) "
+        "sxx (reduce + (map #(* (- % mx) (- % mx)) xs)) syy (reduce + (map #(* (- % my) (- % my)) ys))] "
+        "{:id2 a :id4 b :r2 (/ (* sxy sxy) (double (* sxx syy)))}))))",
     ],
     "q10": [
         "(for [[[a b c d e f] g] (group-by (juxt :id1 :id2 :id3 :id4 :id5 :id6) data/x)] "

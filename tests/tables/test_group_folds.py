@@ -59,6 +59,8 @@ PROGRAMS = [
     "(for [[k g] (group-by :k data/t)] {:k k :s (reduce + (map (fn [r] (* (:v r) (:f r))) g))})",
     "(for [[k g] (group-by :k data/t)] {:k k :top (take 2 (sort-by - (map :f g))) :low (first (sort-by - > (map :v g)))})",
     "(for [[k g] (group-by :k data/t)] {:k k :t (take 3 (sort-by #(quot % 3) > (map :v g))) :l (last (sort-by #(quot % 2) (map :v g)))})",
+    "(->> data/t (filter #(> (:v %) 0)) (group-by :k) (map (fn [[k g]] (let [m (/ (reduce + (map :v g)) (count g))] "
+    "{:k k :m m :d (reduce + (map #(* (- (:v %) m) (- (:v %) m)) g))}))))",
 ]
 
 
@@ -98,9 +100,8 @@ def _clean() -> Any:
                      "v": [1, 2, 3, 4, 5, 6], "f": [1.5, 2.5, 3.5, 4.5, 5.5, 6.5]})
 
 
-# integer means that are exact for some groups and not others are values of two types: a
-# result, never an operand of further folds (those bodies run group by group); an index out of
-# range raises in the row path
+# a fold inside a fn over the group's rows (the mean recomputed per row) is not hoisted; an
+# index out of range, and the sd of a one-row group of integers ((/ 0 0)), raise in the row path
 ROWS = {PROGRAMS[12], PROGRAMS[14], PROGRAMS[22]}
 
 

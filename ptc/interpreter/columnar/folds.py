@@ -241,8 +241,9 @@ class _Translator:
                 row_env[id(b)] = self.bcast(v)
         try:
             e = _translate(a.body, row_env, self.captured)
-        except _NotColumn as err:
-            raise _Fail(err.reason) from None
+        except _NotColumn as err:  # "fn body calls str: not a column expression" -> "str inside ..."
+            what = err.reason.split(":")[0].removeprefix("fn body ").removeprefix("calls ").removeprefix("uses ")
+            raise _Fail(f"{what} inside a fn over the group's rows") from None
         if _has(e, "agg"):
             raise _Fail("a fold inside a fn over a group's rows")
         return e
@@ -575,6 +576,8 @@ def run(plan: Plan, g: Grouping) -> Any:
         _check_work(rows.num_rows)
         if step[0] == "bcast":
             v = value(step[2], _gframe(gcols, g.count))
+            if type(v) is Mixed:
+                return _by_type(plan, g, v)
             if not is_array(v):
                 raise Fallback("a group value that is the same for every group")
             rows = rows.append_column(step[1], _flat(v).take(pa.array(g.codes)))
@@ -587,6 +590,41 @@ def run(plan: Plan, g: Grouping) -> Any:
     context.check_deadline()
     frame = _gframe(gcols, g.count)
     return _eval_tree(plan.body, frame, mixed)
+
+
+def _by_type(plan: Plan, g: Grouping, v: Mixed) -> Any:
+    """A group value the rows use that is of two types (a mean that is an exact integer quotient
+    in some groups, a float in others): the plan runs apart over the groups of each type, where
+    the value is of one, and the results are put back in group order."""
+    is_int = np.fromiter((type(x) is int for x in v.values), bool, len(v.values))
+    parts = []
+    for sel in (is_int, ~is_int):
+        idx = np.flatnonzero(sel)
+        rank = np.full(g.count, -1, np.int64)
+        rank[idx] = np.arange(len(idx))
+        keep = sel[g.codes]
+        sub = Grouping(g.table.filter(pa.array(keep)), rank[g.codes[keep]], len(idx),
+                       [a.take(pa.array(idx)) for a in g.key_arrays], g.juxt)
+        parts.append((idx, run(plan, sub)))
+    return _merged(parts[0], parts[1], g.count)
+
+
+def _merged(a: tuple[np.ndarray, Any], b: tuple[np.ndarray, Any], count: int) -> Any:
+    """Two results over complementary sets of groups (their group numbers, their trees) as one."""
+    (ia, ra), (ib, rb) = a, b
+    if type(ra) is tuple:  # the same map or vector literal on both sides
+        if ra[0] == "M":
+            return ("M", tuple((k, _merged((ia, x), (ib, y), count)) for (k, x), (_, y) in zip(ra[1], rb[1])))
+        return ("V", tuple(_merged((ia, x), (ib, y), count) for x, y in zip(ra[1], rb[1])))
+    if is_array(ra) and is_array(rb) and ra.type == rb.type:
+        order = np.empty(count, np.int64)
+        order[ia], order[ib] = np.arange(len(ia)), len(ia) + np.arange(len(ib))
+        return pa.concat_arrays([_flat(ra), _flat(rb)]).take(pa.array(order))
+    values: list[Any] = [None] * count
+    for idx, r in ((ia, ra), (ib, rb)):
+        for i, x in zip(idx.tolist(), _leaf_values(r, len(idx))):
+            values[i] = x
+    return Mixed(values)
 
 
 _BYTES_PER_ROW = 40  # what one fold allocates per row at most: codes, values, masks, an order

@@ -180,6 +180,8 @@ def group_keys(table: Any, e: tuple[Any, ...]) -> Any:
     values, for a key expression or a (juxt k ...) of them (keys: vectors), as a Grouping."""
     from .folds import Grouping
 
+    if not isinstance(table, pa.Table):  # a selection (a filter's or a sort's rows): its rows, taken once
+        table = table.table()
     parts = e[1:] if e[0] == "juxt" else (e,)
     coded = []
     for part in parts:
