@@ -22,6 +22,7 @@ gives; min, max, counts, distinct counts and order statistics are exact.
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any
 
 import numpy as np
@@ -235,18 +236,51 @@ class _Translator:
         if a.rest is not None or len(a.params) != 1 or a.has_recur:
             raise _Fail("a fn over a group's rows that does not take one argument")
         row_env: dict[int, tuple[Any, ...]] = {id(a.params[0]): elem}
-        for b in _locals_used(a.body):
+        body = self.hoisted(a.body, a.params[0], env, row_env)
+        for b in _locals_used(body):
             v = env.get(id(b))
             if v is not None and v[0] == "G":
                 row_env[id(b)] = self.bcast(v)
         try:
-            e = _translate(a.body, row_env, self.captured)
+            return _translate(body, row_env, self.captured)
         except _NotColumn as err:  # "fn body calls str: not a column expression" -> "str inside ..."
             what = err.reason.split(":")[0].removeprefix("fn body ").removeprefix("calls ").removeprefix("uses ")
             raise _Fail(f"{what} inside a fn over the group's rows") from None
-        if _has(e, "agg"):
-            raise _Fail("a fold inside a fn over a group's rows")
-        return e
+
+    def hoisted(self, node: Any, param: n.Binding, env: dict[int, tuple[Any, ...]],
+                row_env: dict[int, tuple[Any, ...]]) -> Any:
+        """node (a row fn's body) with each call that does not use the row but uses the group
+        (`(mean xs)` in `#(- % (mean xs))`) replaced by a local bound to its value per group: the
+        row path computes it again for every row, a plan once per group."""
+        if type(node) is n.Call or type(node) is n.KeywordCall:
+            used = _locals_used(node)
+            if all(b is not param for b in used) and any(id(b) in env for b in used):
+                try:
+                    v = self.tr(node, env)
+                except _Fail:
+                    v = None
+                if v is not None and v[0] == "G":
+                    b = n.Binding("group value", f"_hoisted{len(row_env)}", 0)
+                    row_env[id(b)] = self.bcast(v)
+                    return n.Local(node.line, node.col, b)
+        if not isinstance(node, n.Node):
+            return node
+        changed = {}
+        for f in dataclasses.fields(node):
+            old = getattr(node, f.name)
+            new = self._hoisted_in(old, param, env, row_env)
+            if new is not old:
+                changed[f.name] = new
+        return dataclasses.replace(node, **changed) if changed else node
+
+    def _hoisted_in(self, x: Any, param: n.Binding, env: dict[int, tuple[Any, ...]],
+                    row_env: dict[int, tuple[Any, ...]]) -> Any:
+        if isinstance(x, n.Node):
+            return self.hoisted(x, param, env, row_env)
+        if type(x) in (list, tuple):
+            items = [self._hoisted_in(y, param, env, row_env) for y in x]
+            return type(x)(items) if any(y is not z for y, z in zip(items, x)) else x
+        return x
 
 
 def _locals_used(node: Any) -> list[n.Binding]:
@@ -1005,4 +1039,4 @@ def describe(plan: Plan) -> str:
             how = f"take {extra[0]}"
         parts.append(how + what + ("" if pred is None else f" where {text(pred)}"))
     shown = ", ".join(parts[:6]) + (f", ... ({len(parts)} folds)" if len(parts) > 6 else "")
-    return shown
+    return re.sub(r'"\x00 [a-z]+\d*"', "<group value>", shown)  # a broadcast: the group's own value
