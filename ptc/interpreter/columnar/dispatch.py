@@ -403,37 +403,31 @@ def values(coll: Any) -> Any:
 def over_grouping(f: Any, key: Any, coll: Any, mode: str, who: str) -> Any:
     """(map f (group-by key coll)), (for [[k g] (group-by key coll)] ...) (mode "entry") or
     (update-vals (group-by key coll) f) (mode "group") written in one piece: f's plan of folds
-    over the table's groups without making the groups' map, or NO."""
+    over the table's groups without making the groups' map, or NO (group-by, then the fn over
+    its groups, say why as they run)."""
     table = rows_of(coll)
-    if table is None:
+    if table is None or not table.num_rows:
         return NO
     e = expr_of(key)
     if type(e) is str:
         return NO
     from .folds import plan_of
-
-    plan = plan_of(f, mode)
-    if type(plan) is str:
-        return NO  # group-by, then the fn, say why as they run
-
-    if not table.num_rows:
-        return NO
-    from .folds import entries, groups_map, run
     from .kernels import Fallback
     from .reduce import group_keys
 
+    plan = plan_of(f, mode)
+    if type(plan) is str:
+        return NO
     if table.num_rows > 4096:  # as the row path: grouping builds vectors holding every row
         context.check_size(table.num_rows, "sequence")
     context.check_deadline()
     try:
         g = group_keys(table, e)
-        result = entries(run(plan, g), g) if mode == "entry" else groups_map(run(plan, g), g)
+        result = _over(plan, g, mode)
     except Fallback:
-        return NO  # group-by, then the fn over its groups, say why as they run
-    from .folds import describe
-
+        return NO
     note("group-by", True, text(e) + ": the groups are numbered, never built")
-    note(who, True, f"{g.count} groups, no group built: {describe(plan)}")
+    _noted(who, g, plan)
     return result
 
 
@@ -445,27 +439,32 @@ def over_groups(f: Any, m: Any, mode: str, who: str) -> Any:
     if g is None:
         return NO
     from .folds import plan_of
+    from .kernels import Fallback
 
     plan = plan_of(f, mode)
     if type(plan) is str:
         note(who, False, plan)
         return NO
-
-    def kernel() -> Any:
-        from .folds import entries, groups_map, run
-
-        result = run(plan, g)
-        return entries(result, g) if mode == "entry" else groups_map(result, g)
-
     context.check_deadline()
-    from .kernels import Fallback
-
     try:
-        r = kernel()
+        result = _over(plan, g, mode)
     except Fallback as fb:
         note(who, False, fb.reason + " in a fold of the groups")
         return NO
+    _noted(who, g, plan)
+    return result
+
+
+def _over(plan: Any, g: Any, mode: str) -> Any:
+    """The plan run over grouping g: a seq of each group's value (mode "entry") or the map of
+    each key to it (mode "group"). Raises Fallback."""
+    from .folds import entries, groups_map, run
+
+    result = run(plan, g)
+    return entries(result, g) if mode == "entry" else groups_map(result, g)
+
+
+def _noted(who: str, g: Any, plan: Any) -> None:
     from .folds import describe
 
     note(who, True, f"{g.count} groups, no group built: {describe(plan)}")
-    return r

@@ -33,6 +33,7 @@ from .. import context
 from .. import nodes as n
 from ..values import Keyword, host_key
 from .expr import NODE_ATTR, OPS, _NotColumn, _bind, _translate, scalar
+from .frame import _flat
 from .kernels import Fallback, Mixed, is_array, kind, truth, value
 
 # the names of the columns a plan makes: no PTC key equals them (a string with a space and a NUL
@@ -299,10 +300,6 @@ def _locals_used(node: Any) -> list[n.Binding]:
                 elif dataclasses.is_dataclass(v):
                     stack.append(v)
     return out
-
-
-def _has(e: Any, head: str) -> bool:
-    return type(e) is tuple and bool(e) and (e[0] == head or any(_has(x, head) for x in e[1:]))
 
 
 def _is(node: n.Node, *names: str) -> bool:
@@ -691,10 +688,6 @@ def _eval_tree(tree: tuple[Any, ...], frame: pa.Table, mixed: dict[str, Mixed]) 
     if tree[0] == "M":
         return ("M", tuple((k, _eval_tree(v, frame, mixed)) for k, v in tree[1]))
     return ("V", tuple(_eval_tree(v, frame, mixed) for v in tree[1]))
-
-
-def _flat(x: Any) -> Any:
-    return x.combine_chunks() if isinstance(x, pa.ChunkedArray) else x
 
 
 def _np(x: Any) -> np.ndarray:

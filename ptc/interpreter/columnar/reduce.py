@@ -17,14 +17,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import context
-from .frame import selection
+from .frame import _flat, selection
 from .kernels import Fallback, column, kind, value
 
 _SEQUENTIAL_SUM = sys.version_info < (3, 12)  # Python's sum() compensates float rounding from 3.12
-
-
-def _flat(x: Any) -> Any:
-    return x.combine_chunks() if isinstance(x, pa.ChunkedArray) else x
 
 
 def _numbers(x: Any, who: str) -> str:
