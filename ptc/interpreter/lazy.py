@@ -24,7 +24,7 @@ import itertools
 from typing import Any, Callable, Iterable, Iterator
 
 from . import context
-from .context import check_realized
+from .context import check_realized as _check_realized
 from .errors import PTCError
 
 CHUNK = 32  # Clojure's chunk size
@@ -36,6 +36,9 @@ class Source:
     """Where a lazy seq's items come from, a chunk at a time."""
 
     infinite = False  # it never ends ((range), iterate, cycle...)
+    # its items can be made after the run: rows of a selection the run computed, made by Arrow
+    # calls alone (no program code runs, and the run's limits admitted the selection's size)
+    after_run = False
 
     def next(self) -> list[Any] | None:
         """The next chunk (maybe empty), or None when there is no more."""
@@ -464,7 +467,7 @@ class LazySeq:
     def _more(self) -> bool:
         """Realize the next non-empty chunk; False when there is none."""
         src = self._src
-        if src is not None and context.CURRENT is context.IDLE:
+        if src is not None and context.CURRENT is context.IDLE and not src.after_run:
             raise NotInRun()
         while src is not None:
             chunk = src.next()
@@ -480,7 +483,7 @@ class LazySeq:
     def fill(self, n: int) -> None:
         """Realize at least n items (n = -1: all of them)."""
         if n < 0:
-            if self._src is not None and context.CURRENT is context.IDLE:
+            if self._src is not None and context.CURRENT is context.IDLE and not self._src.after_run:
                 raise NotInRun()
             if type(self._src) is Linked:  # its items may be read through this seq while it runs
                 while self._more():
@@ -527,7 +530,7 @@ class LazySeq:
         cache = self._cache
         if len(cache) > pos:
             return True
-        if self._src is not None and context.CURRENT is context.IDLE:
+        if self._src is not None and context.CURRENT is context.IDLE and not self._src.after_run:
             raise NotInRun()
         if pos - len(cache) > 1 and type(self._src) in _ITEM_SOURCES:
             self._items_until(pos)
@@ -618,6 +621,12 @@ class LazySeq:
 
 
 _ITEM_SOURCES = frozenset({Items, Iterated, Ahead, Prefix})  # unchunked sources that can extend a cache in bulk
+
+
+def check_realized(total: int, new: int) -> None:
+    """The run's limits on a lazy seq's growth; none after the run (see Source.after_run)."""
+    if context.CURRENT is not context.IDLE:
+        _check_realized(total, new)
 
 
 class NotInRun(PTCError):

@@ -396,7 +396,8 @@ def table_rows(value: Any) -> list[tuple[Table, Sequence[int]]] | None:
         sel = value._src.sel
         if not len(sel):
             return None
-        value.items()  # realized within the run's limits (the value is printed after the run)
+        # not realized: its rows are made as they are read, even after the run (a printer reads
+        # a head), and it leaves as Arrow from the selection (Source.after_run)
         rows = Table(sel.table())
         return [(rows, range(len(rows)))]
     if t is LazySeq:

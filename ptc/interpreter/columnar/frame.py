@@ -159,6 +159,7 @@ class SelectionSource(Source):
     """A selection's rows as a lazy seq's items, 32 a chunk, each chunk's rows built as reached."""
 
     __slots__ = ("sel", "pos")
+    after_run = True  # its rows are taken from a computed selection: a printer may read them later
 
     def __init__(self, sel: Selection) -> None:
         self.sel, self.pos = sel, 0
