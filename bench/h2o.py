@@ -233,7 +233,13 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("--categorical", action="store_true",
                     help="pass id1-id3 to ptc dictionary-encoded, as pandas gets them (categoricals)")
+    ap.add_argument("--no-engine", action="store_true",
+                    help="fold every group on the numpy path, never on DuckDB (to measure the engine)")
     args = ap.parse_args()
+    if args.no_engine:
+        from ptc.interpreter.columnar import engine
+
+        engine.MIN_ROWS = 1 << 62
     n = int(args.rows)
     x = make_data(n)
     data = x

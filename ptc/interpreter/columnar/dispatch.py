@@ -411,7 +411,9 @@ def over_grouping(f: Any, key: Any, coll: Any, mode: str, who: str) -> Any:
     e = expr_of(key)
     if type(e) is str:
         return NO
-    from .folds import plan_of
+    import pyarrow as pa
+
+    from .folds import plan_of, run_on_engine
     from .kernels import Fallback
     from .reduce import group_keys
 
@@ -422,11 +424,17 @@ def over_grouping(f: Any, key: Any, coll: Any, mode: str, who: str) -> Any:
         context.check_size(table.num_rows, "sequence")
     context.check_deadline()
     try:
-        g = group_keys(table, e)
-        result = _over(plan, g, mode)
+        done = run_on_engine(plan, table, e) if isinstance(table, pa.Table) else None
+        if done is None:
+            g = group_keys(table, e)
+            result = _over(plan, g, mode)
+        else:
+            folded, g = done
+            result = _shaped(folded, g, mode)
     except Fallback:
         return NO
-    note("group-by", True, text(e) + ": the groups are numbered, never built")
+    note("group-by", True, text(e) + (": grouped and folded by DuckDB in one query, no group built"
+                                      if g.engine else ": the groups are numbered, never built"))
     _noted(who, g, plan)
     return result
 
@@ -458,9 +466,15 @@ def over_groups(f: Any, m: Any, mode: str, who: str) -> Any:
 def _over(plan: Any, g: Any, mode: str) -> Any:
     """The plan run over grouping g: a seq of each group's value (mode "entry") or the map of
     each key to it (mode "group"). Raises Fallback."""
-    from .folds import entries, groups_map, run
+    from .folds import run
 
-    result = run(plan, g)
+    return _shaped(run(plan, g), g, mode)
+
+
+def _shaped(result: Any, g: Any, mode: str) -> Any:
+    """A plan's result over grouping g as a seq of each group's value or the map of each key to it."""
+    from .folds import entries, groups_map
+
     return entries(result, g) if mode == "entry" else groups_map(result, g)
 
 

@@ -533,6 +533,7 @@ class Grouping:
     count: int  # how many groups
     key_arrays: list[Any]  # each key part's value per group (one part unless keys are juxt vectors)
     juxt: bool
+    engine: bool = False  # the folds ran on DuckDB (see engine): no group numbers were made
     _keys: list[Any] | None = None
     _order: np.ndarray | None = None
 
@@ -621,6 +622,28 @@ def run(plan: Plan, g: Grouping) -> Any:
     context.check_deadline()
     frame = _gframe(gcols, g.count)
     return _eval_tree(plan.body, frame, mixed)
+
+
+def run_on_engine(plan: Plan, table: pa.Table, e: tuple[Any, ...]) -> tuple[Any, Grouping] | None:
+    """The plan's result and its grouping with the folds computed by DuckDB (see engine), or
+    None where the engine is not worth it (a small table, keys numbered without hashing) or
+    cannot compute a fold exactly: the plan then runs on group numbers."""
+    from . import engine
+
+    parts = e[1:] if e[0] == "juxt" else (e,)
+    if not engine.worth_it(table, parts):
+        return None
+    try:
+        key_arrays, count, cols = engine.folds(plan.steps, table, parts)
+    except Fallback:
+        return None
+    g = Grouping(table, None, count, key_arrays, e[0] == "juxt", engine=True)  # type: ignore[arg-type]
+    gcols = group_table(g)
+    for name in _key_refs((plan.steps, plan.body)):
+        if name not in gcols:
+            return None
+    gcols.update(cols)
+    return _eval_tree(plan.body, _gframe(gcols, count), {}), g
 
 
 def _by_type(plan: Plan, g: Grouping, v: Mixed) -> Any:
