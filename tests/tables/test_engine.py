@@ -94,10 +94,10 @@ def test_a_query_larger_than_max_memory_spills_or_ends_with_the_limit() -> None:
         assert r.value == n  # (i mod 500,000, i mod 3): every row its own group
 
 
-def test_under_process_isolation_the_plan_runs_in_the_child_on_group_numbers() -> None:
+def test_under_process_isolation_the_plan_runs_in_the_child_on_group_numbers(every_table: None) -> None:
     """DuckDB reserves more address space than an isolated child may map: the child folds on
     group numbers, with the same answer."""
-    n = engine.MIN_ROWS
+    n = 3001
     t = pa.table({"k": pa.array(["x", "y", "z"]).take(pa.array(np.arange(n) % 3)), "v": np.arange(n)})
     src = "(for [[k g] (group-by :k data/t)] {:k k :s (reduce + (map :v g)) :n (count g)})"
     inline = ptc.run(src, data={"t": t})

@@ -133,9 +133,40 @@ def value(e: tuple[Any, ...], frame: Any, reach: Any = None) -> Any:
         return _if(e[1], e[2], e[3], frame, reach)
     if head == "juxt":
         raise Fallback("a juxt's vectors (they are computed only as group keys)")
-    if head in ("and", "or", "in", "has", "where", "all", "any", "none"):
-        return truth(e, frame, reach)  # a boolean where only truth matters is handled by the caller
+    if head in ("and", "or"):
+        return _logic(e, frame, reach)
+    if head == "in":  # (#{...} x): x when it is a member, else nil
+        return _if(("has",) + e[1:], e[2], ("lit", None), frame, reach)
+    if head in ("has", "where", "all", "any", "none"):  # predicates: their value is a boolean
+        return truth(e, frame, reach)
     raise Fallback(f"{head} is not computed by kernels")
+
+
+def _compared(e: tuple[Any, ...], frame: Any, reach: Any) -> Any:
+    """An operand of < > <= >=: its value, where an if/or/and giving integers on some rows and
+    floats on others (`(or (:dep_delay %) 0)` over a float column) is taken as floats, which
+    order them as the row path does (integers below 2^53 convert exactly)."""
+    if e[0] == "if":
+        return _if(e[1], e[2], e[3], frame, reach, numeric=True)
+    if e[0] in ("and", "or"):
+        return _logic(e, frame, reach, numeric=True)
+    return value(e, frame, reach)
+
+
+def _logic(e: tuple[Any, ...], frame: Any, reach: Any, numeric: bool = False) -> Any:
+    """The value of (or a b ...) (the first truthy operand's, else the last's) or (and a b ...)
+    (the first falsy operand's, else the last's): `(or (:dep_delay %) 0)` is the delay or 0."""
+    items = e[1:]
+    if not items:
+        return e[0] == "and"  # (and) is true, (or) nil
+    if len(items) == 1:
+        return value(items[0], frame, reach)
+    first, rest = items[0], (e[0],) + items[1:]
+    if e[0] == "or":
+        return _if(first, first, rest, frame, reach, numeric)
+    # a falsy operand that is not a boolean is nil: (and (:v %) (:s %)) is the text or nil
+    falsy = first if kind(value(first, frame, reach)) == "bool" else ("lit", None)
+    return _if(first, rest, falsy, frame, reach, numeric)
 
 
 def _numeric(x: Any, reach: Any, op: str) -> str:
@@ -192,7 +223,7 @@ def _op(name: str, args: tuple[Any, ...], frame: Any, reach: Any) -> Any:
     if name in _CMP:
         if len(args) != 2:
             raise Fallback(f"{name} with {len(args)} arguments")
-        a, b = (value(x, frame, reach) for x in args)
+        a, b = (_compared(x, frame, reach) for x in args)
         ka, kb = _numeric(a, reach, name), _numeric(b, reach, name)
         _mixed_exact(a, ka, b, kb)
         if not is_array(a) and not is_array(b):
@@ -498,15 +529,25 @@ _NUMERIC = {"/": _divide, "quot": _quot, "double": _double, "sqrt": _sqrt, "pow"
             "max": _extreme2("max"), "min": _extreme2("min"), "even?": _parity(0), "odd?": _parity(1)}
 
 
-def _if(test: Any, then: Any, else_: Any, frame: Any, reach: Any) -> Any:
-    """(if test then else) per row: each branch checked only on the rows that reach it."""
+def _if(test: Any, then: Any, else_: Any, frame: Any, reach: Any, numeric: bool = False) -> Any:
+    """(if test then else) per row: each branch checked only on the rows that reach it
+    (numeric: integers and floats of the two branches taken as floats, see _compared)."""
     t = truth(test, frame, reach)
     r_then = t if reach is None else pc.and_(reach, t)
     nt = pc.invert(t)
     r_else = nt if reach is None else pc.and_(reach, nt)
-    a, b = value(then, frame, r_then), value(else_, frame, r_else)
+    get = _compared if numeric else value
+    for r, branch in ((r_then, else_), (r_else, then)):
+        if not pc.any(r).as_py():  # every row takes the other branch: its value, whatever this one's type
+            return get(branch, frame, r_else if branch is else_ else r_then)
+    a, b = get(then, frame, r_then), get(else_, frame, r_else)
     n = _n(frame)
     ka, kb = kind(a), kind(b)
+    if numeric and {ka, kb} == {"int", "float"}:
+        _mixed_exact(a, ka, b, kb)
+        a, b = (x if k == "float" else (float(x) if not is_array(x) else x.cast(pa.float64()))
+                for x, k in ((a, ka), (b, kb)))
+        ka = kb = "float"
     if "other" in (ka, kb) or {ka, kb} - {"null"} and len({ka, kb} - {"null"}) > 1:
         raise Fallback("if whose branches give values of two types")
     if kind(a) == "kw" or kind(b) == "kw":
