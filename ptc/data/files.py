@@ -18,6 +18,8 @@ import re
 from pathlib import Path
 from typing import Any, Callable
 
+from ptc.interpreter.table import Scan, Table
+
 from .arrow import DataFileError, has_pyarrow, require, table_or_rows
 from .limits import LoadLimits, current, loading
 
@@ -91,10 +93,10 @@ def _resolve(file: str, base_dir: str | os.PathLike[str] | None) -> Path:
 
 
 def _is_rows(value: Any) -> bool:
-    """A table: a pyarrow Table or a list of dicts."""
+    """A table: a pyarrow Table, a scanned file (a ptc Table) or a list of dicts."""
     if isinstance(value, list):
         return all(isinstance(row, dict) for row in value)
-    return type(value).__module__.startswith("pyarrow")
+    return type(value).__module__.startswith("pyarrow") or isinstance(value, Table)
 
 
 def parse_spec(spec: str) -> tuple[str | None, str, str | None]:
@@ -345,9 +347,51 @@ def _read_parquet(path: Path, part: str | None) -> Any:
             chunk = group.column(c)
             total += chunk.total_uncompressed_size
             load.check_cell(chunk.total_uncompressed_size / max(1, chunk.num_values), chunk.path_in_schema)
-        load.check_bytes(total, "it decompresses to")
         load.check_time()
+    if total > load.limits.scan_bytes:
+        return Table.scanned(ParquetScan(path, meta, total, load.limits))
+    load.check_bytes(total, "it decompresses to")
     return pq.read_table(path)
+
+
+class ParquetScan(Scan):
+    """A Parquet file larger than LoadLimits.scan_bytes: its schema and row count from the
+    metadata; its rows read when a program first needs them (batch by batch, within the load
+    limits and the run's deadline), or streamed by the engine for a group-by it folds."""
+
+    def __init__(self, path: Path, meta: Any, size: int, limits: LoadLimits) -> None:
+        self.parquet_path = str(path.resolve())
+        self.schema = meta.schema.to_arrow_schema()
+        self.num_rows = meta.num_rows
+        self._meta, self._size, self._limits = meta, size, limits
+
+    def null_counts(self) -> list[int | None]:
+        counts: list[int | None] = []
+        for c in range(self._meta.num_columns):
+            n: int | None = 0
+            for r in range(self._meta.num_row_groups):
+                stats = self._meta.row_group(r).column(c).statistics
+                if stats is None or not stats.has_null_count or n is None:
+                    n = None
+                else:
+                    n += stats.null_count
+            counts.append(n)
+        return counts
+
+    def read(self) -> Any:
+        import pyarrow.parquet as pq
+
+        from ptc.interpreter import context
+
+        with loading(self.parquet_path, self._limits) as load, context.reading_data():
+            load.check_bytes(self._size, "it decompresses to")
+
+            def batches() -> Any:
+                for batch in pq.ParquetFile(self.parquet_path).iter_batches(batch_size=1 << 16):
+                    context.check_deadline()
+                    yield batch
+
+            return load.table_of(self.schema, batches(), "it decompresses to")
 
 
 def _read_arrow(path: Path, part: str | None) -> Any:

@@ -27,6 +27,9 @@ class LoadLimits:
     max_bytes: int = 4 << 30  # bytes the file may hold once decompressed or decoded
     max_columns: int = 10_000  # columns of a table
     max_cell: int = 64 << 20  # bytes of one cell (a Parquet column chunk's average per value)
+    # a Parquet file decompressing to more is scanned, not read: its rows are read (within
+    # max_bytes) when a program first needs them, and a group-by the engine folds streams it
+    scan_bytes: int = 1 << 30
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,25 @@ MASK = (1 << SHIFT) - 1
 
 
 
+class Scan:
+    """Rows not read yet: a file whose schema and row count are known (its metadata), read
+    whole when a program first reads a row or column. A group-by the engine can fold reads it
+    itself, streaming (see columnar.engine): a file larger than memory can be grouped. The data
+    layer makes them (ptc.data.files); `parquet_path` is the file DuckDB may read."""
+
+    schema: Any
+    num_rows: int
+    parquet_path: str
+
+    def read(self) -> Any:
+        """The file's rows as a pyarrow.Table, within the load limits and the run's memory."""
+        raise NotImplementedError
+
+    def null_counts(self) -> list[int | None]:
+        """Each column's nils, from the metadata (None where it does not say)."""
+        raise NotImplementedError
+
+
 class Table:
     """A PTC vector of row maps over a pyarrow.Table (never mutated).
 
@@ -37,7 +56,7 @@ class Table:
     the same root table, sharing its converted blocks, so reading a table in slices converts
     each cell once."""
 
-    __slots__ = ("_arrow", "_n", "_off", "_root", "_names", "_keys", "_index", "_blocks", "_groups")
+    __slots__ = ("_arrow", "_n", "_off", "_root", "_names", "_keys", "_index", "_blocks", "_groups", "_scan")
 
     def __init__(self, arrow: Any) -> None:
         from .values import host_key  # values imports this module: no import at the top
@@ -45,6 +64,7 @@ class Table:
         self._arrow = arrow
         self._root = self
         self._groups: Any = None  # the grouping whose groups are views of this table (see columnar.folds)
+        self._scan: Scan | None = None  # the file this table reads its rows from when first asked
         self._off = 0
         self._n: int = arrow.num_rows
         names = list(arrow.column_names)
@@ -84,6 +104,22 @@ class Table:
         t._blocks = [[None] * ((t._n + MASK) >> SHIFT) for _ in t._names]
         return t
 
+    @classmethod
+    def scanned(cls, scan: Scan) -> "Table":
+        """The rows of a file, read when a row or column is first read (see Scan)."""
+        t = cls(scan.schema.empty_table())
+        t._arrow, t._n, t._scan = None, scan.num_rows, scan
+        t._blocks = [[None] * ((t._n + MASK) >> SHIFT) for _ in t._names]
+        return t
+
+    @property
+    def unread(self) -> Scan | None:
+        """The scan of a whole table not read yet (None once read, or for a part of it)."""
+        root = self._root
+        if root._arrow is None and root._scan is not None and self._off == 0 and self._n == root._n:
+            return root._scan
+        return None
+
     def _view(self, off: int, n: int) -> "Table":
         root = self._root
         view = Table.__new__(Table)
@@ -96,8 +132,8 @@ class Table:
         """The pyarrow.Table of these rows (a zero-copy slice for a view)."""
         if self._arrow is None:
             root = self._root
-            if root._arrow is None:  # a grouped table: its rows are put in group order when first read
-                root._arrow = root._groups.ordered()
+            if root._arrow is None:  # rows put in group order, or read from a file, when first read
+                root._arrow = root._groups.ordered() if root._scan is None else root._scan.read()
             if root is self:
                 return self._arrow
             self._arrow = root._arrow.slice(self._off, self._n)
@@ -155,9 +191,13 @@ class Table:
     def schema_text(self, most: int = 100) -> str:
         """`name type, ...` of the columns (what a prompt shows of a table): the first `most`,
         then how many more (a 100,000-column file must not make a megabyte prompt)."""
-        arrow = self.arrow
-        shown = ", ".join(f"{_key_text(k)} {arrow_type_label(t)}{_nils(arrow.column(i).null_count)}"
-                          for i, (k, t) in enumerate(zip(self._keys[:most], arrow.schema.types[:most])))
+        scan = self.unread
+        if scan is not None:  # not read for a prompt: the nils as the file's metadata counts them
+            schema, nils = scan.schema, scan.null_counts()
+        else:
+            schema, nils = self.arrow.schema, [c.null_count for c in self.arrow.columns]
+        shown = ", ".join(f"{_key_text(k)} {arrow_type_label(t)}{_nils(nils[i] or 0)}"
+                          for i, (k, t) in enumerate(zip(self._keys[:most], schema.types[:most])))
         more = len(self._keys) - most
         return f"{shown} ... and {more:,} more" if more > 0 else shown
 
@@ -381,7 +421,7 @@ def arrow_type_label(t: Any) -> str:
     return str(t)
 
 
-__all__ = ["Table", "Row", "column_values", "arrow_type_label"]
+__all__ = ["Table", "Row", "Scan", "column_values", "arrow_type_label"]
 
 
 def table_rows(value: Any) -> list[tuple[Table, Sequence[int]]] | None:

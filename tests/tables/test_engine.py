@@ -53,13 +53,22 @@ def test_the_engine_runs_exact_folds(every_table: None, src: str) -> None:
     assert _outcome(src, _clean()) == _outcome(src, _clean().to_pylist())
 
 
-def test_folds_the_engine_cannot_make_exact_run_on_group_numbers(every_table: None) -> None:
-    """A float sum over a column holding -0.0: DuckDB starts a sum at +0.0, reduce + at its first value."""
-    t = pa.table({"k": ["a", "a", "b"], "f": [-0.0, -0.0, 1.0]})
+def test_a_float_sum_of_only_negative_zeros_is_negative_zero_on_the_engine(every_table: None) -> None:
+    """DuckDB starts a sum at +0.0, reduce + at its first value: a group of only -0.0 is -0.0."""
+    t = pa.table({"k": ["a", "a", "b", "c"], "f": [-0.0, -0.0, 1.0, -0.0]})
     src = "(for [[k g] (group-by :k data/t)] [k (reduce + (map :f g))])"
+    assert ENGINE in str(explain(src, data={"t": t}))
+    assert _outcome(src, t) == _outcome(src, t.to_pylist()) == '(["a" -0.0] ["b" 1.0] ["c" -0.0])'
+
+
+def test_folds_the_data_makes_inexact_fall_back(every_table: None) -> None:
+    """The max of floats holding NaN depends on the order (checked in the same query): the
+    groups run one by one, as on group numbers."""
+    t = pa.table({"k": ["a", "a", "b"], "f": [float("nan"), 2.0, 1.0]})
+    src = "(for [[k g] (group-by :k data/t)] [k (apply max (map :f g))])"
     report = str(explain(src, data={"t": t}))
-    assert ENGINE not in report and "no group built" in report, report
-    assert _outcome(src, t) == "([\"a\" -0.0] [\"b\" 1.0])"
+    assert ENGINE not in report and "max over floats holding NaN or zeros" in report, report
+    assert _outcome(src, t) == _outcome(src, t.to_pylist())
 
 
 def _many_groups(n: int) -> Any:
@@ -106,3 +115,76 @@ def test_under_process_isolation_the_plan_runs_in_the_child_on_group_numbers(eve
     assert ptc.pr_str(isolated.value) == ptc.pr_str(inline.value)
     xs = np.arange(n)[::3]
     assert ptc.pr_str(inline.value).startswith(f'({{:k "x", :s {int(xs.sum())}, :n {len(xs)}}}')
+
+
+# -- a Parquet file larger than LoadLimits.scan_bytes: scanned, not read ----------------------
+
+SCAN = ptc.LoadLimits(scan_bytes=1 << 20)
+
+
+@pytest.fixture(scope="module")
+def big_file(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Any]:
+    """2M rows (about 40 MB decompressed) in 2,000 text groups, and the same rows in memory."""
+    import pyarrow.parquet as pq
+
+    n = 2_000_000
+    rng = np.random.default_rng(11)
+    ids = pa.array([f"id{i:04d}" for i in range(2000)]).take(pa.array(rng.integers(0, 2000, n)))
+    t = pa.table({"id": ids, "v": rng.integers(0, 100, n), "f": rng.random(n)})
+    path = tmp_path_factory.mktemp("scan") / "big.parquet"
+    pq.write_table(t, path, row_group_size=250_000)
+    return path, t
+
+
+def test_a_large_parquet_file_is_scanned_not_read(big_file: tuple[Any, Any]) -> None:
+    path, t = big_file
+    x = ptc.table(path, limits=SCAN)
+    assert x.unread is not None and len(x) == t.num_rows
+    assert x.schema_text() == ":id string, :v int, :f float"  # from the metadata: nothing read
+    assert x.unread is not None
+
+
+GROUPED = "(for [[k g] (group-by :id data/x)] {:id k :s (reduce + (map :v g)) :f (reduce + (map :f g)) :n (count g)})"
+
+
+def test_a_group_by_of_a_scanned_file_streams_it_under_a_small_max_memory(big_file: tuple[Any, Any]) -> None:
+    """The engine reads the file itself, a row group at a time, never holding it: a max_memory
+    of half the file's decompressed size (and a quarter of the 64 bytes a row the row path
+    would need) is enough; the answer is the one the same rows give in memory, to the bit."""
+    path, t = big_file
+    x = ptc.table(path, limits=SCAN)
+    limits = ptc.Limits(max_memory=20 << 20, timeout=60)
+    assert t.nbytes > 2 * limits.max_memory
+    report = str(explain(GROUPED, data={"x": x}, limits=limits))
+    assert ENGINE in report, report
+    scanned = ptc.run(f"(take 5 {GROUPED})", data={"x": x}, limits=limits)
+    assert x.unread is not None
+    held = ptc.run(f"(take 5 {GROUPED})", data={"x": t}, limits=ptc.Limits(max_memory=1 << 30, max_collection=t.num_rows))
+    assert ptc.pr_str(scanned.value) == ptc.pr_str(held.value)
+    assert ptc.run(f"(count {GROUPED})", data={"x": x}, limits=limits).value == len(set(t.column("id").to_pylist()))
+
+
+def test_any_other_use_reads_the_file_within_its_load_limits(big_file: tuple[Any, Any]) -> None:
+    path, t = big_file
+    src = "(count (filter #(> (:v %) 50) data/x))"
+    want = sum(1 for v in t.column("v").to_pylist() if v > 50)
+    x = ptc.table(path, limits=SCAN)
+    assert ptc.run(src, data={"x": x}).value == want and x.unread is None
+    size = path.stat().st_size  # the file is within max_bytes, what it decompresses to is not
+    small = ptc.table(path, limits=ptc.LoadLimits(scan_bytes=1 << 20, max_bytes=size + 1))
+    with pytest.raises(ptc.PTCError) as e:
+        ptc.run(src, data={"x": small})
+    assert "max_bytes" in e.value.message and str(path) in e.value.message
+    isolated = ptc.table(path, limits=SCAN)
+    limits = ptc.Limits(isolation="process", max_collection=t.num_rows)
+    assert ptc.run(src, data={"x": isolated}, limits=limits).value == want
+
+
+def test_a_fold_the_engine_cannot_make_reads_the_file_and_folds_on_group_numbers(big_file: tuple[Any, Any]) -> None:
+    path, t = big_file
+    src = "(take 3 (for [[k g] (group-by :id data/x)] {:id k :top (take 2 (sort > (map :f g)))}))"
+    x = ptc.table(path, limits=SCAN)
+    big = ptc.Limits(max_memory=1 << 30, max_collection=t.num_rows)
+    assert ptc.pr_str(ptc.run(src, data={"x": x}, limits=big).value) == ptc.pr_str(
+        ptc.run(src, data={"x": t}, limits=big).value)
+    assert x.unread is None

@@ -405,7 +405,8 @@ def over_grouping(f: Any, key: Any, coll: Any, mode: str, who: str) -> Any:
     (update-vals (group-by key coll) f) (mode "group") written in one piece: f's plan of folds
     over the table's groups without making the groups' map, or NO (group-by, then the fn over
     its groups, say why as they run)."""
-    table = rows_of(coll)
+    scan = coll.unread if type(coll) is _table_type() and not _OFF.get() else None  # a file not read
+    table = scan if scan is not None else rows_of(coll)
     if table is None or not table.num_rows:
         return NO
     e = expr_of(key)
@@ -420,13 +421,14 @@ def over_grouping(f: Any, key: Any, coll: Any, mode: str, who: str) -> Any:
     plan = plan_of(f, mode)
     if type(plan) is str:
         return NO
-    if table.num_rows > 4096:  # as the row path: grouping builds vectors holding every row
-        context.check_size(table.num_rows, "sequence")
     context.check_deadline()
     try:
-        done = run_on_engine(plan, table, e) if isinstance(table, pa.Table) else None
+        # the engine holds no row (its own memory is bounded by max_memory, see engine)
+        done = run_on_engine(plan, table, e) if isinstance(table, pa.Table) or scan is not None else None
         if done is None:
-            g = group_keys(table, e)
+            if table.num_rows > 4096:  # as the row path: grouping builds vectors holding every row
+                context.check_size(table.num_rows, "sequence")
+            g = group_keys(coll.arrow if scan is not None else table, e)  # the file read, within the limits
             result = _over(plan, g, mode)
         else:
             folded, g = done

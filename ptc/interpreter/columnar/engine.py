@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from .. import context
 from ..values import host_key
@@ -64,58 +65,79 @@ def available() -> bool:
     return _AVAILABLE[0]
 
 
-def worth_it(table: pa.Table, parts: tuple[tuple[Any, ...], ...]) -> bool:
-    """Whether the engine should fold this table: large, and grouped by keys that must be
-    hashed (text, or more than one key). Dictionary columns and integers of a small range are
-    numbered without hashing by the numpy path."""
-    if table.num_rows < MIN_ROWS or not available():
+def worth_it(table: Any, parts: tuple[tuple[Any, ...], ...]) -> bool:
+    """Whether the engine should fold this table: a file not read yet (a Scan: the engine
+    streams it, never holding it whole), or a large table grouped by keys that must be hashed
+    (text, or more than one key; dictionary columns and integers of a small range are numbered
+    without hashing by the numpy path)."""
+    if not available() or not all(p[0] == "col" and p[2] is None for p in parts):
         return False
-    if not all(p[0] == "col" and p[2] is None for p in parts):
-        return False
-    cols = [_column_index(table, p[1]) for p in parts]
+    cols = [_column_index(table.schema, p[1]) for p in parts]
     if any(i is None for i in cols):
+        return False
+    if not isinstance(table, pa.Table):
+        return True
+    if table.num_rows < MIN_ROWS:
         return False
     return len(parts) > 1 or kind(table.column(cols[0])) == "str"
 
 
-def _column_index(table: pa.Table, key: Any) -> int | None:
-    for i, name in enumerate(table.column_names):
+def _column_index(schema: pa.Schema, key: Any) -> int | None:
+    for i, name in enumerate(schema.names):
         if host_key(name) == key and type(host_key(name)) is type(key):
             return i
     return None
 
 
-def folds(steps: list[tuple[Any, ...]], table: pa.Table,
+def folds(steps: list[tuple[Any, ...]], table: Any,
           parts: tuple[tuple[Any, ...], ...]) -> tuple[list[pa.Array], int, dict[str, pa.Array]]:
     """The groups' key arrays (one per key part), their number, and each fold step's column,
-    computed as one DuckDB aggregate. Raises Fallback when a step is not one the engine
-    computes exactly."""
-    cols: dict[int, str] = {}  # table column position -> its name in the query
+    computed as one DuckDB aggregate over `table` (a pyarrow.Table, or a Scan: a Parquet file
+    DuckDB reads itself, never held whole). Raises Fallback when a step is not one the engine
+    computes exactly, or when the data holds a value (a nil, NaN) that makes a fold inexact:
+    such checks are aggregates of the same query, so a file is read once."""
+    scan = None if isinstance(table, pa.Table) else table
+    schema = table.schema
+    empty = schema.empty_table()
+    cols: dict[int, str] = {}  # column position -> its name in the query
 
-    def ref(key: Any) -> tuple[str, pa.ChunkedArray]:
-        i = _column_index(table, key)
+    def ref(key: Any) -> tuple[str, Any]:
+        i = _column_index(schema, key)
         if i is None:
             raise Fallback("a fold of a column the table does not have")
-        col = table.column(i)
-        if pa.types.is_dictionary(col.type):
+        if pa.types.is_dictionary(schema.field(i).type):
             raise Fallback("a fold of a dictionary column")
         cols.setdefault(i, f"c{len(cols)}")
-        return cols[i], col
+        return cols[i], empty.column(i)
 
-    keys = [ref(p[1])[0] for p in parts]
-    for p, name in zip(parts, keys):
-        if kind(table.column(_column_index(table, p[1]))) not in ("int", "str", "bool", "date"):
+    keys = []
+    for p in parts:
+        name, col = ref(p[1])
+        if kind(col) not in ("int", "str", "bool", "date"):
             raise Fallback("a group key of a kind the engine does not group by")
-    select, ordered = [], False
+        keys.append(name)
+    select, guards, ordered = [], [], False
     for step in steps:
-        sql, in_order = _fold_sql(step, ref)
+        sql, in_order, checks = _fold_sql(step, ref)
         select.append(f"{sql} AS f{len(select)}")
+        for cond, why in checks:
+            guards.append((f"({cond}) AS g{len(guards)}", why))
         ordered = ordered or in_order
-    frame = pa.table({name: _flat(table.column(i)) for i, name in cols.items()})
-    frame = frame.append_column("rn", pa.array(np.arange(table.num_rows, dtype=np.int64)))
-    query = (f"SELECT {', '.join(keys)}{''.join(', ' + s for s in select)}, min(rn) AS first_row "
-             f"FROM frame GROUP BY {', '.join(keys)} ORDER BY first_row")
-    result = _query(query, frame, threads=1 if ordered else 2)
+    if scan is None:
+        frame = pa.table({name: _flat(table.column(i)) for i, name in cols.items()})
+        frame = frame.append_column("rn", pa.array(np.arange(table.num_rows, dtype=np.int64)))
+        source = "frame"
+    else:
+        frame = None
+        named = ", ".join(f"{_quoted(schema.field(i).name)} AS {name}" for i, name in cols.items())
+        source = f"(SELECT {named}, file_row_number AS rn FROM read_parquet({_text(scan.parquet_path)}, file_row_number=true))"
+    query = (f"SELECT {', '.join(keys)}{''.join(', ' + s for s in select)}"
+             f"{''.join(', ' + g for g, _ in guards)}, min(rn) AS first_row "
+             f"FROM {source} GROUP BY {', '.join(keys)} ORDER BY first_row")
+    result = _query(query, frame, threads=1 if ordered else 2, path=None if scan is None else scan.parquet_path)
+    for i, (_, why) in enumerate(guards):
+        if pc.any(result.column(f"g{i}")).as_py():
+            raise Fallback(why)
     arrays = [_flat(result.column(k)) for k in keys]
     out: dict[str, pa.Array] = {}
     for i, step in enumerate(steps):
@@ -123,93 +145,109 @@ def folds(steps: list[tuple[Any, ...]], table: pa.Table,
     return arrays, result.num_rows, out
 
 
-def _fold_sql(step: tuple[Any, ...], ref: Any) -> tuple[str, bool]:
-    """A fold step as an SQL aggregate, and whether it must add in row order (a float sum)."""
+def _quoted(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _text(s: str) -> str:
+    return "'" + s.replace("'", "''") + "'"
+
+
+def _fold_sql(step: tuple[Any, ...], ref: Any) -> tuple[str, bool, list[tuple[str, str]]]:
+    """A fold step as an SQL aggregate, whether it must add in row order (a float sum), and the
+    checks (aggregates true in a group where the fold is not the row path's) with their reasons."""
     if step[0] != "fold":
         raise Fallback("a group value used by the rows")
     _, _, how, elem, pred, mod, *extra = step
     if pred is not None:
         raise Fallback("a fold of the rows a filter keeps")
     if how == "count":
-        return "count(*)", False
+        return "count(*)", False, []
     if elem[0] != "col" or elem[2] is not None or mod not in (None, "distinct"):
         raise Fallback("a fold of a value computed from each row")
-    name, col = ref(elem[1])
+    c, col = ref(elem[1])
     k = kind(col)
+    nils = (f"count({c}) < count(*)", f"a nil reaches {how}")
     if how in ("sum", "sum-by", "avg-by"):
         if k not in ("int", "float"):
             raise Fallback(f"{how} over {k} values")
-        if col.null_count:
-            raise Fallback(f"a nil reaches {how}")  # + raises; sum-by of floats may give 0 among floats
         if k == "float":
             from .reduce import _SEQUENTIAL_SUM
 
-            if not _SEQUENTIAL_SUM or _any_negative_zero(col):
-                raise Fallback("a float sum Python compensates or that may be -0.0")
-        init = extra[0] if how == "sum" else None
+            if not _SEQUENTIAL_SUM:
+                raise Fallback("a float sum Python compensates")
+        if how == "avg-by":  # nils skipped; none: nil
+            return f"sum({c})::DOUBLE / count({c})", k == "float", []
+        if how == "sum-by":  # nils skipped; none: 0, an integer (among floats: values of two types)
+            checks = [(f"count({c}) = 0", "a float sum-by of a group of nils (0 among floats)")] if k == "float" else []
+            return f"coalesce(sum({c}), 0)" + ("::BIGINT" if k == "int" else ""), k == "float", checks
+        init = extra[0]
         if init is not None and not (init == 0 and (type(init) is int or (k == "float" and not np.signbit(init)))):
             raise Fallback("reduce + from a start other than 0")
-        if how == "avg-by":
-            return f"sum({name})::DOUBLE / count({name})", k == "float"
-        return (f"sum({name})::BIGINT" if k == "int" else f"sum({name})"), k == "float"
+        if k == "int":
+            return f"sum({c})::BIGINT", False, [nils]
+        if init is None:  # (reduce + xs) starts from the first value: a group of only -0.0 sums to -0.0
+            return (f"CASE WHEN count_if({c} = 0 AND signbit({c})) = count(*) THEN -0.0::DOUBLE "
+                    f"ELSE sum({c}) END"), True, [nils]
+        return f"sum({c})", True, [nils]
     if how in ("max", "min"):
-        if k not in ("int", "float") or col.null_count:
-            raise Fallback(f"{how} over {k} values or nils")
-        if k == "float":
-            vals = col.to_numpy()
-            if np.isnan(vals).any() or (vals == 0).any():
-                raise Fallback(f"{how} over floats holding NaN or zeros")
-        return f"{how}({name})", False
+        if k not in ("int", "float"):
+            raise Fallback(f"{how} over {k} values")
+        checks = [nils]
+        if k == "float":  # Clojure's max of NaN, or of 0.0 and -0.0, depends on the order
+            checks.append((f"count_if(isnan({c}) OR {c} = 0) > 0", f"{how} over floats holding NaN or zeros"))
+        return f"{how}({c})", False, checks
     if how == "ndistinct":
-        if k not in ("int", "str", "bool", "date") or col.null_count:
-            raise Fallback(f"a distinct count of {k} values or nils")
-        return f"count(DISTINCT {name})", False
+        if k not in ("int", "str", "bool", "date"):
+            raise Fallback(f"a distinct count of {k} values")
+        return f"count(DISTINCT {c})", False, [nils]
     if how in ("first", "last"):
-        if col.null_count:
-            raise Fallback(f"{how} of a column holding nils")
-        return f"{'arg_min' if how == 'first' else 'arg_max'}({name}, rn)", False
+        return f"{'arg_min' if how == 'first' else 'arg_max'}({c}, rn)", False, [nils]
     raise Fallback(f"{how} is a fold the engine does not compute")
-
-
-def _any_negative_zero(col: Any) -> bool:
-    vals = _flat(col).to_numpy(zero_copy_only=False)
-    return bool(((vals == 0) & np.signbit(vals)).any())
 
 
 _LOCAL = threading.local()
 
 
-def _connection() -> Any:
-    """This thread's in-memory DuckDB (connecting costs ~40 ms, so it is kept), with no file,
-    network or extension reachable from a query and a temporary directory for spilling that is
-    removed when the process exits (where there is none, as in an isolated child, a query that
-    outgrows memory ends with the limit). A connection made before a fork is not used after it."""
+def _connect(path: str | None) -> Any:
+    """A new in-memory DuckDB from which no file (but `path`, a file to scan), network or
+    extension is reachable, spilling to a temporary directory removed when the process exits
+    (where there is none, as in an isolated child, a query that outgrows memory ends with the limit)."""
     import duckdb
 
+    try:
+        spill = tempfile.mkdtemp(prefix="ptc-engine-")
+        atexit.register(shutil.rmtree, spill, True)
+    except OSError:
+        spill = ""
+    con = duckdb.connect(config={"temp_directory": spill, "autoinstall_known_extensions": False,
+                                 "autoload_known_extensions": False})
+    if path is not None:
+        con.execute("SET allowed_paths = $1", [[path]])
+    con.execute("SET enable_external_access = false")  # cannot be turned back on
+    return con
+
+
+def _connection() -> Any:
+    """This thread's DuckDB for Arrow frames, kept (connecting costs ~40 ms); one made before
+    a fork is not used after it."""
     con, pid = getattr(_LOCAL, "con", None), getattr(_LOCAL, "pid", None)
     if con is None or pid != os.getpid():
-        try:
-            spill = tempfile.mkdtemp(prefix="ptc-engine-")
-            atexit.register(shutil.rmtree, spill, True)
-        except OSError:  # no temporary directory (an isolated child): no spilling, the limit ends a query
-            spill = ""
-        con = duckdb.connect(config={"temp_directory": spill, "autoinstall_known_extensions": False,
-                                     "autoload_known_extensions": False})
-        con.execute("SET enable_external_access = false")  # cannot be turned back on
+        con = _connect(None)
         _LOCAL.con, _LOCAL.pid = con, os.getpid()
     return con
 
 
-def _query(sql: str, frame: pa.Table, threads: int) -> pa.Table:
-    """Runs sql over frame with the run's limits: its max_memory as DuckDB's memory limit
-    (spilling at most 4 x that to disk), interrupted at the deadline. A limit reached is the
-    run's limit error; any other DuckDB error a Fallback (the numpy path runs)."""
+def _query(sql: str, frame: pa.Table | None, threads: int, path: str | None = None) -> pa.Table:
+    """Runs sql over frame (or the file at path) with the run's limits: its max_memory as
+    DuckDB's memory limit (spilling at most 4 x that to disk), interrupted at the deadline. A
+    limit reached is the run's limit error; any other DuckDB error a Fallback."""
     import duckdb
 
     st = context.CURRENT
     context.check_deadline()
     memory = st.limits.max_memory
-    con = _connection()
+    con = _connection() if path is None else _connect(path)
     interrupted = threading.Event()
 
     def stop() -> None:
@@ -221,7 +259,8 @@ def _query(sql: str, frame: pa.Table, threads: int) -> pa.Table:
     try:
         con.execute(f"SET threads = {threads}; SET memory_limit = '{memory}B'; "
                     f"SET max_temp_directory_size = '{4 * memory}B'")
-        con.register("frame", frame)
+        if frame is not None:
+            con.register("frame", frame)
         timer.start()
         return con.sql(sql).to_arrow_table()
     except duckdb.InterruptException:
@@ -234,4 +273,7 @@ def _query(sql: str, frame: pa.Table, threads: int) -> pa.Table:
         raise Fallback(f"the engine could not run the folds ({type(e).__name__})") from None
     finally:
         timer.cancel()
-        con.unregister("frame")
+        if frame is not None:
+            con.unregister("frame")
+        if path is not None:
+            con.close()

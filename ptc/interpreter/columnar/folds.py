@@ -624,10 +624,11 @@ def run(plan: Plan, g: Grouping) -> Any:
     return _eval_tree(plan.body, frame, mixed)
 
 
-def run_on_engine(plan: Plan, table: pa.Table, e: tuple[Any, ...]) -> tuple[Any, Grouping] | None:
-    """The plan's result and its grouping with the folds computed by DuckDB (see engine), or
-    None where the engine is not worth it (a small table, keys numbered without hashing) or
-    cannot compute a fold exactly: the plan then runs on group numbers."""
+def run_on_engine(plan: Plan, table: Any, e: tuple[Any, ...]) -> tuple[Any, Grouping] | None:
+    """The plan's result and its grouping with the folds computed by DuckDB (see engine) over
+    a pyarrow.Table or a file not read (a table.Scan), or None where the engine is not worth it
+    (a small table, keys numbered without hashing) or cannot compute a fold exactly: the plan
+    then runs on group numbers."""
     from . import engine
 
     parts = e[1:] if e[0] == "juxt" else (e,)
