@@ -60,9 +60,10 @@ def _usage_dict(usage: Usage) -> dict[str, Any]:
     return out
 
 
-def _repair_tail(path: Path) -> None:
-    """Make an existing cassette end with a newline before appending to it: a complete
-    last record just gets its newline; a truncated one (a crashed run) is cut off."""
+def repair_tail(path: Path) -> None:
+    """Make a JSON Lines file end with a newline before appending to it (a cassette, a suite's
+    results): a complete last record just gets its newline; a truncated one (a crashed run,
+    an interrupted write) is cut off."""
     try:
         with open(path, "r+b") as f:
             size = f.seek(0, os.SEEK_END)
@@ -129,7 +130,7 @@ class RecordingLLM:
         line = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
         with self._lock:
             if not self._repaired:
-                _repair_tail(self.path)
+                repair_tail(self.path)
                 self._repaired = True
             with open(self.path, "ab") as f:
                 f.write(line.encode("utf-8"))

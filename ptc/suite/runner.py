@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
+from ..llm.cassette import repair_tail
 from .execute import (
     SCRIPTED, ExecSpec, Outcome, aexecute, cassette_name, make_spec, record_key, replay_cassette, strategy_name,
 )
@@ -79,29 +80,6 @@ def read_results(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     return out
 
 
-def _repair_tail(path: Path) -> None:
-    """Cut a truncated last line (an interrupted write) so the next append starts clean."""
-    try:
-        with open(path, "r+b") as f:
-            size = f.seek(0, os.SEEK_END)
-            if not size:
-                return
-            f.seek(size - 1)
-            if f.read(1) == b"\n":
-                return
-            f.seek(0)
-            data = f.read()
-            start = data.rfind(b"\n") + 1
-            try:
-                json.loads(data[start:].decode("utf-8"))
-                f.seek(0, os.SEEK_END)
-                f.write(b"\n")
-            except ValueError:
-                f.truncate(start)
-    except FileNotFoundError:
-        return
-
-
 class ResultSink:
     """Where finished executions go: the JSONL file (append + flush), the store, cassettes."""
 
@@ -117,7 +95,7 @@ class ResultSink:
         self._fh = None
         if self.path is not None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            _repair_tail(self.path)
+            repair_tail(self.path)
             self._fh = open(self.path, "a", encoding="utf-8")
         if self.record_dir is not None:
             self.record_dir.mkdir(parents=True, exist_ok=True)
