@@ -22,6 +22,7 @@ from __future__ import annotations
 import base64
 import datetime
 import decimal
+import functools
 import itertools
 from typing import Any, Iterator, Sequence
 
@@ -311,20 +312,19 @@ def _key_text(k: Any) -> str:
 
 def column_values(chunked: Any) -> list[Any]:
     """A pyarrow ChunkedArray as a list of PTC values (see the module docstring for the rules)."""
-    import pyarrow as pa
     import pyarrow.types as pt
 
     t = chunked.type
     if pt.is_dictionary(t):
         chunked = chunked.cast(t.value_type)
         t = t.value_type
-    if (pt.is_integer(t) or pt.is_floating(t)) and chunked.null_count == 0 and not pt.is_float16(t):
+    chunked = as_cells(chunked)
+    t = chunked.type
+    if (pt.is_integer(t) or pt.is_floating(t)) and chunked.null_count == 0:
         out: list[Any] = []
         for chunk in chunked.chunks:
             out.extend(chunk.to_numpy(zero_copy_only=False).tolist())
         return out
-    if pt.is_decimal(t):
-        return chunked.cast(pa.float64()).to_pylist()
     values = chunked.to_pylist()
     if _plain(t):
         return values
@@ -388,40 +388,61 @@ def _fallback(x: Any) -> Any:
     return str(x)
 
 
+def arrow_kind(t: Any) -> str:
+    """What PTC type the cells of Arrow type t are, the one classification ptc has (the
+    converter, the prompt's labels and the kernels read it): int, float (float16 and decimals
+    too: their cells are `as_cells`' floats), str, bool, date, datetime, duration, time (ISO
+    text), binary (base64 text), map (structs, maps), list, null or other."""
+    import pyarrow.types as pt
+
+    if pt.is_dictionary(t):
+        return arrow_kind(t.value_type)
+    for test, k in _kinds():
+        if test(t):
+            return k
+    return "other"
+
+
+@functools.lru_cache(maxsize=None)
+def _kinds() -> list[tuple[Any, str]]:
+    import pyarrow.types as pt
+
+    return [(pt.is_boolean, "bool"), (pt.is_integer, "int"), (pt.is_floating, "float"), (pt.is_decimal, "float"),
+            (pt.is_string, "str"), (pt.is_large_string, "str"), (pt.is_date, "date"), (pt.is_timestamp, "datetime"),
+            (pt.is_duration, "duration"), (pt.is_time, "time"), (pt.is_binary, "binary"),
+            (pt.is_large_binary, "binary"), (pt.is_fixed_size_binary, "binary"), (pt.is_struct, "map"),
+            (pt.is_map, "map"), (pt.is_list, "list"), (pt.is_large_list, "list"), (pt.is_fixed_size_list, "list"),
+            (pt.is_null, "null")]
+
+
+def as_cells(chunked: Any) -> Any:
+    """A column as the values its cells are: float16 and decimal columns as float64 (the
+    floats a program reads, computed the same way by the converter and the kernels)."""
+    import pyarrow as pa
+    import pyarrow.types as pt
+
+    t = chunked.type
+    if pt.is_float16(t) or pt.is_decimal(t):
+        return chunked.cast(pa.float64())
+    return chunked
+
+
+_LABELS = {"str": "string", "time": "time (string)", "binary": "binary (base64 string)"}
+
+
 def arrow_type_label(t: Any) -> str:
     """A short PTC-flavoured name for an Arrow type: int, float, string, bool, date, ..."""
     import pyarrow.types as pt
 
     if pt.is_dictionary(t):
-        return arrow_type_label(t.value_type)
-    if pt.is_boolean(t):
-        return "bool"
-    if pt.is_integer(t):
-        return "int"
-    if pt.is_floating(t) or pt.is_decimal(t):
-        return "float"
-    if pt.is_string(t) or pt.is_large_string(t):
-        return "string"
-    if pt.is_date(t):
-        return "date"
-    if pt.is_timestamp(t):
-        return "datetime"
-    if pt.is_duration(t):
-        return "duration"
-    if pt.is_time(t):
-        return "time (string)"
-    if pt.is_binary(t) or pt.is_large_binary(t) or pt.is_fixed_size_binary(t):
-        return "binary (base64 string)"
-    if pt.is_struct(t) or pt.is_map(t):
-        return "map"
-    if pt.is_list(t) or pt.is_large_list(t) or pt.is_fixed_size_list(t):
+        t = t.value_type
+    k = arrow_kind(t)
+    if k == "list":
         return f"[{arrow_type_label(t.value_type)}]"
-    if pt.is_null(t):
-        return "nil"
-    return str(t)
+    return {"null": "nil", "other": str(t)}.get(k) or _LABELS.get(k, k)
 
 
-__all__ = ["Table", "Row", "Scan", "column_values", "arrow_type_label"]
+__all__ = ["Table", "Row", "Scan", "column_values", "arrow_kind", "as_cells", "arrow_type_label"]
 
 
 def table_rows(value: Any) -> list[tuple[Table, Sequence[int]]] | None:

@@ -260,3 +260,24 @@ def test_explain_under_process_isolation_reports_the_steps() -> None:
     r = explain(src, data={"t": _table()}, limits=ptc.Limits(isolation="process"))
     assert [s.call for s in r.steps] == ["filter", "group-by", "update-vals"] and r.kernels == 3
     assert ptc.pr_str(r.value) == ptc.pr_str(ptc.run(src, data={"t": _table()}, limits=ptc.Limits(isolation="process")).value)
+
+
+def test_decimal_and_float16_columns_compute_as_the_floats_a_program_reads() -> None:
+    """One classification of Arrow types (ptc.interpreter.table.arrow_kind): a decimal or a
+    float16 column is floats to the converter, the prompt and the kernels alike."""
+    import decimal
+
+    import numpy as np
+
+    from ptc.interpreter.table import Table
+
+    t = pa.table({"d": pa.array([decimal.Decimal("1.10"), decimal.Decimal("2.25"), decimal.Decimal("0.10")],
+                                pa.decimal128(10, 2)),
+                  "h": pa.array(np.array([1.5, 2.0, 3.0], np.float16))})
+    assert Table(t).schema_text() == ":d float, :h float"
+    rows = [{k.name: v for k, v in r.items()} for r in Table(t)]
+    assert rows[0] == {"d": 1.1, "h": 1.5}
+    for src in ["(filter #(> (:d %) 2) data/t)", "(map #(* 2 (:h %)) data/t)", "(reduce + (map :d data/t))",
+                "(update-vals (group-by #(> (:h %) 1.8) data/t) #(sum-by :d %))"]:
+        assert explain(src, data={"t": t}).kernels and not explain(src, data={"t": t}).fallbacks, src
+        assert _outcome(src, t) == _outcome(src, rows), src

@@ -21,6 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.types as pt
 
+from ..table import arrow_kind, as_cells
 from ..values import FSet, Keyword, host_key
 from .frame import is_rows
 
@@ -38,23 +39,16 @@ class Fallback(Exception):
 # -- kinds: what PTC type a column's cells are ---------------------------------------------
 
 
+_COMPUTED = frozenset({"int", "float", "str", "bool", "date", "null"})  # the kinds kernels compute on
+
+
 def kind(x: Any) -> str:
     """int, float, str, bool, date, datetime, null or other, for an array or a scalar."""
     if isinstance(x, (pa.Array, pa.ChunkedArray)):
-        t = x.type
-        if pt.is_integer(t):
-            return "int"
-        if pt.is_floating(t) and not pt.is_float16(t):
-            return "float"
-        if pt.is_string(t) or pt.is_large_string(t):
-            return "str"
-        if pt.is_boolean(t):
-            return "bool"
-        if pt.is_date(t):
-            return "date"
-        if pt.is_null(t):
-            return "null"
-        return "other"
+        if pt.is_dictionary(x.type) or pt.is_float16(x.type) or pt.is_decimal(x.type):
+            return "other"  # computed on as `column` gives them: decoded, as float64
+        k = arrow_kind(x.type)
+        return k if k in _COMPUTED else "other"
     if x is None:
         return "null"
     t = type(x)
@@ -85,9 +79,7 @@ def column(table: pa.Table, key: Any, decoded: bool = True) -> Any:
             col = table.column(i)
             if pt.is_dictionary(col.type) and decoded:
                 col = col.cast(col.type.value_type)
-            if pt.is_decimal(col.type):
-                raise Fallback(f"column {name} holds decimals")
-            return col
+            return as_cells(col)  # decimals and float16 as the floats the row path reads
     return None
 
 
