@@ -1,6 +1,6 @@
 """The agent loop: turns, prompts, typed results, events and traces."""
 
 from .loop import Agent, RunUsage, Step
-from .turn import ErrorInfo, ToolCallRecord, Turn
+from .turn import ErrorInfo, Turn
 
-__all__ = ["Agent", "Step", "RunUsage", "Turn", "ToolCallRecord", "ErrorInfo"]
+__all__ = ["Agent", "Step", "RunUsage", "Turn", "ErrorInfo"]

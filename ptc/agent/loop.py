@@ -27,7 +27,7 @@ from ..tools.pages import full_page_note
 from .events import Emitter, Event, EventHandler
 from .response import parse_reply
 from .signature import Signature
-from .turn import CONFIRM, ErrorInfo, ToolCallRecord, Turn, unkept_note
+from .turn import CONFIRM, ErrorInfo, Turn, unkept_note
 
 
 class RunUsage(BaseModel):
@@ -407,19 +407,19 @@ class Agent:
         duration = time.perf_counter() - t0
         if isinstance(outcome, PTCError):
             partial = getattr(outcome, "partial", None)
-            calls = _records(partial.tool_calls) if partial is not None else ()
+            calls = partial.tool_calls if partial is not None else ()
             unkept = unkept_note(partial.defined) if partial is not None else None
             turn = Turn(program=code, error=ErrorInfo.from_ptc(outcome), duration=duration,
                         prints=partial.prints if partial is not None else (), tool_calls=calls,
                         note="\n".join(filter(None, (parsed.note, unkept))) or None, **base)
             emit("program_ran", number, ok=False, error=outcome.format(), duration=duration,
-                 tool_calls=[c.to_json() for c in calls])
+                 tool_calls=[c.to_dict() for c in calls])
             return turn, None
-        calls = _records(outcome.tool_calls)
+        calls = outcome.tool_calls
         emit("program_ran", number, ok=True, duration=duration, prints=list(outcome.prints),
-             tool_calls=[c.to_json() for c in calls])
+             tool_calls=[c.to_dict() for c in calls])
         for call in calls:
-            emit("tool_called", number, **call.to_json())
+            emit("tool_called", number, **call.to_dict())
         fields = dict(program=code, result=outcome.value, prints=outcome.prints, tool_calls=calls,
                       duration=duration, defined=outcome.defined, docs=outcome.docs,
                       note="\n".join(filter(None, (parsed.note, outcome.note,
@@ -457,11 +457,6 @@ class Agent:
         clone.__dict__.update(self.__dict__)
         clone.mission = mission
         return clone
-
-
-def _records(calls: Sequence[Any]) -> tuple[ToolCallRecord, ...]:
-    return tuple(ToolCallRecord(name=c.name, args=c.args, result=c.result, error=c.error, duration=c.duration)
-                 for c in calls)
 
 
 def _json_value(value: Any) -> Any:

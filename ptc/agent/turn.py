@@ -6,6 +6,7 @@ from typing import Any, Literal, Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..interpreter.api import ToolCall
 from ..llm.base import Usage
 
 ErrorKind = Literal[
@@ -57,24 +58,6 @@ def unkept_note(defined: Sequence[str]) -> str | None:
 
 
 
-class ToolCallRecord(BaseModel):
-    """One tool call made by a turn's program (args and result are PTC values)."""
-
-    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
-
-    name: str
-    args: Any = None
-    result: Any = None
-    error: str | None = None
-    duration: float = 0.0
-
-    def to_json(self) -> dict[str, Any]:
-        from ..interpreter.values import to_python
-
-        return {"name": self.name, "args": to_python(self.args), "result": to_python(self.result),
-                "error": self.error, "duration": self.duration}
-
-
 class Turn(BaseModel):
     """One cycle: the model's reply, the program in it, and what running it did.
 
@@ -90,7 +73,7 @@ class Turn(BaseModel):
     raw_response: str
     result: Any = None
     prints: tuple[str, ...] = ()
-    tool_calls: tuple[ToolCallRecord, ...] = ()
+    tool_calls: tuple[ToolCall, ...] = ()  # the run's own records (ptc.ToolCall)
     memory: Mapping[str, Any] = Field(default_factory=dict)
     success: bool = False
     error: ErrorInfo | None = None
@@ -114,7 +97,7 @@ class Turn(BaseModel):
             "result": pr_str(self.result, max_len=20_000),
             "result_data": _safe_python(self.result, to_python),
             "prints": list(self.prints),
-            "tool_calls": [t.to_json() for t in self.tool_calls],
+            "tool_calls": [t.to_dict() for t in self.tool_calls],
             "memory": {k: pr_str(v, max_len=2_000) for k, v in self.memory.items()},
             "success": self.success,
             "error": self.error.model_dump() if self.error else None,
@@ -154,8 +137,8 @@ def turn_from_json(rec: Mapping[str, Any]) -> Turn:
     """Rebuild a Turn from `Turn.to_json()` (a trace line or a stored turn)."""
     from ..interpreter import values as V
 
-    calls = tuple(ToolCallRecord(name=c["name"], args=V.from_python(c["args"]), result=V.from_python(c["result"]),
-                                 error=c.get("error"), duration=c.get("duration", 0.0))
+    calls = tuple(ToolCall(name=c["name"], args=V.from_python(c["args"]), result=V.from_python(c["result"]),
+                           error=c.get("error"), duration=c.get("duration", 0.0))
                   for c in rec.get("tool_calls", []))
     from ..llm.base import Usage
 

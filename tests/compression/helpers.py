@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 import ptc
-from ptc.agent.turn import ErrorInfo, ToolCallRecord, Turn
+from ptc.agent.turn import ErrorInfo, Turn
+from ptc.interpreter.api import ToolCall
 from ptc.compression import RenderContext
 
 
@@ -35,8 +36,8 @@ class Run:
         return t
 
 
-def _records(calls: Any) -> tuple[ToolCallRecord, ...]:
-    return tuple(ToolCallRecord(name=c.name, args=c.args, result=c.result, error=c.error) for c in calls)
+def _records(calls: Any) -> tuple[ToolCall, ...]:
+    return tuple(ToolCall(name=c.name, args=c.args, result=c.result, error=c.error) for c in calls)
 
 
 def context(mission: str = "Find well-reviewed products in stock", max_turns: int = 5) -> RenderContext:
