@@ -169,6 +169,7 @@ def test_explain_nil_falls_back_to_the_rows_error() -> None:
     report = explain("(filter #(> (:amount %) 3) data/t)", data={"t": _table()})
     assert report.error is not None and report.error.message == ">: expected a number, got nil"
     assert report.steps[0].detail == "a nil reaches > (the row path raises) in (> :amount 3)"
+    assert str(report).splitlines()[-1] == "the program failed: runtime: >: expected a number, got nil"
 
 
 def test_explain_without_tables() -> None:

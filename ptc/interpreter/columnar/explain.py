@@ -47,10 +47,13 @@ class Explanation:
 
     def __str__(self) -> str:
         if not self.steps:
-            return "no builtin call met a table: nothing to run as a kernel"
-        lines = [f"{len(self.steps)} calls over tables: {self.kernels} as kernels, {self.fallbacks} row by row"]
+            lines = ["no builtin call met a table: nothing to run as a kernel"]
+        else:
+            lines = [f"{len(self.steps)} calls over tables: {self.kernels} as kernels, {self.fallbacks} row by row"]
         for step, times in self.collapsed:
             lines.append(str(step) + (f"  (x{times})" if times > 1 else ""))
+        if self.error is not None:  # the steps above are those before it
+            lines.append(f"the program failed: {self.error.kind}: {self.error.message}")
         return "\n".join(lines)
 
 
