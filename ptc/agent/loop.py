@@ -289,10 +289,8 @@ class Agent:
             if isinstance(request, _AskLLM):
                 try:
                     answer = await acomplete(self.llm, request.messages, append_only=self._append_only)
-                except LLMError as e:
-                    answer = e
                 except Exception as e:  # noqa: BLE001 - any model failure ends the run cleanly
-                    answer = LLMError("other", f"{type(e).__name__}: {e}")
+                    answer = _model_failure(e)
             else:
                 answer = await asyncio.to_thread(self._execute, request)
 
@@ -317,10 +315,8 @@ class Agent:
     def _complete(self, messages: Messages) -> Reply | LLMError:
         try:
             return complete(self.llm, messages, append_only=self._append_only)
-        except LLMError as e:
-            return e
         except Exception as e:  # noqa: BLE001 - any model failure ends the run cleanly
-            return LLMError("other", f"{type(e).__name__}: {e}")
+            return _model_failure(e)
 
     def _execute(self, request: _RunProgram) -> RunResult | PTCError:
         try:
@@ -457,6 +453,12 @@ class Agent:
         clone.__dict__.update(self.__dict__)
         clone.mission = mission
         return clone
+
+
+def _model_failure(e: Exception) -> LLMError:
+    """What a failed model call tells the loop (sync and async alike): an LLMError as it is,
+    anything else as an "other" LLMError, so the run ends cleanly with a reason."""
+    return e if isinstance(e, LLMError) else LLMError("other", f"{type(e).__name__}: {e}")
 
 
 def _json_value(value: Any) -> Any:
