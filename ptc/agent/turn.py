@@ -6,7 +6,7 @@ from typing import Any, Literal, Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..interpreter.api import ToolCall
+from ..interpreter.tool_calls import ToolCall
 from ..llm.base import Usage
 
 ErrorKind = Literal[

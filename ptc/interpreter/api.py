@@ -21,22 +21,7 @@ from .idioms import runtime_hint
 from .limits import Limits
 from .reader import read
 from .registry import load_library
-from .tool_calls import Abandoned, abandoned_error, invoke_tool, tool_args
-
-
-@dataclass(frozen=True)
-class ToolCall:
-    """One tool call a program made: PTC values in and out, and how long it took."""
-
-    name: str
-    args: Any
-    result: Any = None
-    error: str | None = None
-    duration: float = 0.0
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "args": v.to_python(self.args), "result": v.to_python(self.result),
-                "error": self.error, "duration": self.duration}
+from .tool_calls import Abandoned, ToolCall, abandoned_error, check_call_count, recorded_call, tool_args
 
 
 @dataclass(frozen=True)
@@ -131,25 +116,22 @@ def _entry(program: CompiledProgram) -> Callable[[], Any]:
 
 def make_tool_caller(tools: Mapping[str, Any], state: context.RunState) -> Callable[[str, tuple[Any, ...]], Any]:
     def call(name: str, raw: tuple[Any, ...]) -> Any:
-        if len(state.tool_calls) >= state.limits.max_tool_calls:
-            raise limit_error("max_tool_calls", state.limits.max_tool_calls, f"too many tool calls (tool/{name})")
-        tool = tools[name]
+        check_call_count(name, len(state.tool_calls), state.limits)
         args = tool_args(raw)
-        start = time.perf_counter()
         try:
-            value = v.from_python(invoke_tool(name, tool, args, state.deadline), f"tool/{name} result")
+            result, start = recorded_call(name, tools[name], args, state.deadline, state.limits.timeout,
+                                          state.tool_calls)
         except Abandoned:
-            err = abandoned_error(name, state.limits.timeout)
-            state.tool_calls.append(ToolCall(name, args, None, err.message, time.perf_counter() - start))
-            raise err from None
+            raise abandoned_error(name, state.limits.timeout) from None
+        except PTCError as e:
+            e.kind = "limit" if e.kind == "limit" else "tool"
+            raise
+        try:
+            value = v.from_python(result, f"tool/{name} result")
         except PTCError as e:
             e.kind = "limit" if e.kind == "limit" else "tool"
             state.tool_calls.append(ToolCall(name, args, None, e.message, time.perf_counter() - start))
             raise
-        except Exception as e:  # noqa: BLE001 - a failing tool is a tool error, never a crash
-            msg = f"tool/{name} failed: {type(e).__name__}: {e}"
-            state.tool_calls.append(ToolCall(name, args, None, msg, time.perf_counter() - start))
-            raise PTCError("tool", msg, hint="check the tool's arguments; the tool raised an exception") from None
         state.tool_calls.append(ToolCall(name, args, value, None, time.perf_counter() - start))
         if time.monotonic() > state.deadline:
             raise limit_error("timeout", state.limits.timeout, "program ran too long (tool time included)")

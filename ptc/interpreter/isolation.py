@@ -67,7 +67,7 @@ from .lazy import Cut, NotInRun
 from .sorted import SortedMap, SortedSet
 from .table import Row, Table
 from .limits import Limits
-from .tool_calls import Abandoned, abandoned_error, invoke_tool
+from .tool_calls import Abandoned, ToolCall, abandoned_error, check_call_count, recorded_call
 
 # -- tuning ---------------------------------------------------------------------------------
 
@@ -544,7 +544,7 @@ class _BadMessage(Exception):
 
 def _parse(raw: bytes, limits: Limits) -> tuple[str, Any]:
     """Unpickle (allow-listed) and check the shape of one message from the (untrusted) child."""
-    from .api import RunResult, ToolCall
+    from .api import RunResult
 
     def calls(items: Any) -> tuple[Any, ...]:
         out = []
@@ -643,30 +643,15 @@ def _death_error(child: "_Child", limits: Limits, why: str) -> PTCError:
 
 def _host_tool_call(tool_map: Mapping[str, Any], name: Any, args: Any, calls: int, limits: Limits,
                     host_calls: list[Any], deadline: float) -> bytes:
-    """Run one proxied tool call in the host, exactly as the inline runner would, by the run's
-    deadline; returns the reply (raises Abandoned when the deadline comes first)."""
-    from .api import ToolCall
-
-    start = time.perf_counter()
+    """Run one proxied tool call in the host by the inline rule (tool_calls.recorded_call),
+    by the run's deadline; returns the reply (raises Abandoned when the deadline comes first)."""
     if not isinstance(name, str) or name not in tool_map:
         return _dumps(("err", ("tool", f"tool/{name} is not available", None, None, None), None))
-    if calls > limits.max_tool_calls:
-        e = limit_error("max_tool_calls", limits.max_tool_calls, f"too many tool calls (tool/{name})")
-        return _dumps(("err", ("limit", e.message, None, None, e.hint), None))
-    tool = tool_map[name]
     try:
-        result = invoke_tool(name, tool, args, deadline)
-    except Abandoned:
-        host_calls.append(ToolCall(name, args, None, abandoned_error(name, limits.timeout).message,
-                                   time.perf_counter() - start))
-        raise
+        check_call_count(name, calls - 1, limits)
+        result, start = recorded_call(name, tool_map[name], args, deadline, limits.timeout, host_calls)
     except PTCError as e:
-        host_calls.append(ToolCall(name, args, None, e.message, time.perf_counter() - start))
         return _dumps(("err", (e.kind, e.message, e.line, e.column, e.hint), None))
-    except Exception as e:  # noqa: BLE001 - a failing tool is a tool error in the child
-        host_calls.append(ToolCall(name, args, None, f"tool/{name} failed: {type(e).__name__}: {e}",
-                                   time.perf_counter() - start))
-        return _dumps(("err", None, (type(e).__name__, str(e))))
     try:
         reply = _dumps(("ok", result), functions=False)
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
@@ -1061,11 +1046,8 @@ class _ToolStub:
             os._exit(_EXIT_INTERNAL)  # the host is gone (or killed this run)
         if reply[0] == "ok":
             return reply[1]
-        _, fields, py_error = reply
-        if fields is not None:
-            raise PTCError(fields[0], fields[1], line=fields[2], column=fields[3], hint=fields[4])
-        type_name, text = py_error
-        raise type(type_name, (Exception,), {"__module__": "builtins"})(text)
+        fields = reply[1]  # the host ran the tool by the inline rule: its failure is a PTCError
+        raise PTCError(fields[0], fields[1], line=fields[2], column=fields[3], hint=fields[4])
 
 
 def _child_main(sock_fd: int) -> int:

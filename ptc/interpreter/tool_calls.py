@@ -19,6 +19,7 @@ import queue
 import threading
 import time
 from concurrent.futures import Future, TimeoutError as FutureTimeout
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from . import context
@@ -92,6 +93,48 @@ async def _until(coro: Any, deadline: float) -> Any:
 
 def abandoned_error(name: str, timeout: float) -> PTCError:
     return limit_error("timeout", timeout, f"tool/{name} was still running at the deadline (abandoned)")
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One tool call a program made: PTC values in and out, and how long it took."""
+
+    name: str
+    args: Any
+    result: Any = None
+    error: str | None = None
+    duration: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "args": v.to_python(self.args), "result": v.to_python(self.result),
+                "error": self.error, "duration": self.duration}
+
+
+def recorded_call(name: str, tool: Any, args: Any, deadline: float, timeout: float,
+                  records: list[ToolCall]) -> tuple[Any, float]:
+    """The rule of one tool call, the same inline and in the host for an isolated child: the
+    tool runs by the deadline; a failure is recorded and raised as a PTCError (Abandoned as
+    it is: the caller ends the run), a Python exception as a tool error naming it. Returns the
+    raw result and when the call started (the caller records a success, once converted)."""
+    start = time.perf_counter()
+    try:
+        return invoke_tool(name, tool, args, deadline), start
+    except Abandoned:
+        records.append(ToolCall(name, args, None, abandoned_error(name, timeout).message, time.perf_counter() - start))
+        raise
+    except PTCError as e:
+        records.append(ToolCall(name, args, None, e.message, time.perf_counter() - start))
+        raise
+    except Exception as e:  # noqa: BLE001 - a failing tool is a tool error, never a crash
+        msg = f"tool/{name} failed: {type(e).__name__}: {e}"
+        records.append(ToolCall(name, args, None, msg, time.perf_counter() - start))
+        raise PTCError("tool", msg, hint="check the tool's arguments; the tool raised an exception") from None
+
+
+def check_call_count(name: str, made: int, limits: Any) -> None:
+    """max_tool_calls: `made` calls before this one."""
+    if made >= limits.max_tool_calls:
+        raise limit_error("max_tool_calls", limits.max_tool_calls, f"too many tool calls (tool/{name})")
 
 
 class _Pool:

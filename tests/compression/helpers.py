@@ -6,7 +6,7 @@ from typing import Any, Mapping
 
 import ptc
 from ptc.agent.turn import ErrorInfo, Turn
-from ptc.interpreter.api import ToolCall
+from ptc.interpreter.tool_calls import ToolCall
 from ptc.compression import RenderContext
 
 
