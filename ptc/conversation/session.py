@@ -65,7 +65,7 @@ from typing import Any, Callable, Mapping
 
 from ..llm.base import LLMError, as_llm
 from ..store.messages import Block, Message
-from ..store.recorder import Recorder, tool_call_id
+from ..store.recorder import Recorder
 from . import forest as F
 from .artifacts import DEFAULT_THRESHOLD, ArtifactStore, as_text, read_artifact_tool
 from .history_tools import History, compress_entries
@@ -196,39 +196,21 @@ class SessionRecorder(Recorder):
         self.skip_mission = False
         super()._on_run_started(run_id, turn, data)
 
-    def _on_program_ran(self, run_id: str, turn: int | None, data: Mapping[str, Any]) -> None:
-        import json
+    def _tool_result(self, cid: str, call: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+        """The stored message, plus a summary of the call, and a large result kept as an artifact
+        (the message holds its preview and alias)."""
+        content, info = super()._tool_result(cid, call)
+        name, error = str(call.get("name")), info["error"]
+        info["summary"] = F.summarize_call(name, call.get("args"), call.get("result"), error, self.tools)
+        if not error and name not in EXEMPT_FROM_ARTIFACTS and len(content) > self.threshold:
+            content, alias = self.artifacts.externalize(cid, call.get("result"), self.threshold,
+                                                        preview_chars=self.preview_chars, tool=name)
+            if alias is not None:
+                info.update(artifact=alias, size=len(as_text(call.get("result"))))
+        return content, info
 
-        calls = list(data.get("tool_calls") or ())
-        if not calls:
-            return
+    def _stored(self, written: Any) -> None:
         assert self.session_id is not None
-        tool_calls, call_blocks, results = [], [], []
-        for i, call in enumerate(calls):
-            cid = tool_call_id(run_id, turn, i)
-            name = str(call.get("name"))
-            args = call.get("args")
-            arg_text = json.dumps(args, ensure_ascii=False, default=repr)
-            tool_calls.append({"id": cid, "type": "function", "function": {"name": name, "arguments": arg_text}})
-            call_blocks.append(Block("tool_call", arg_text, {"id": cid, "name": name}))
-            error = call.get("error")
-            info: dict[str, Any] = {"name": name, "error": error, "duration": call.get("duration"),
-                                    "summary": F.summarize_call(name, args, call.get("result"), error, self.tools)}
-            if error:
-                content = f"error: {error}"
-            else:
-                full = json.dumps(call.get("result"), ensure_ascii=False, default=repr)
-                content = full
-                if name not in EXEMPT_FROM_ARTIFACTS and len(full) > self.threshold:
-                    content, alias = self.artifacts.externalize(cid, call.get("result"), self.threshold,
-                                                                preview_chars=self.preview_chars, tool=name)
-                    if alias is not None:
-                        info.update(artifact=alias, size=len(as_text(call.get("result"))))
-            results.append(dict(role="tool", tool_call_id=cid, mode=self.mode, run_id=run_id, turn=turn,
-                                blocks=[Block("tool_result", content, info)]))
-        first = dict(role="assistant", blocks=call_blocks, tool_calls=tool_calls, mode=self.mode, run_id=run_id,
-                     turn=turn)
-        written = self.store.append_many(self.session_id, [first, *results])
         F.persist(self.store, self.session_id, F.plan_nodes(written, tools=self.tools, close_tail=True))
 
 

@@ -135,14 +135,21 @@ class Recorder:
             tool_calls.append({"id": cid, "type": "function",
                                "function": {"name": call.get("name"), "arguments": args}})
             call_blocks.append(Block("tool_call", args, {"id": cid, "name": call.get("name")}))
-            error = call.get("error")
-            content = f"error: {error}" if error else _json(call.get("result"))
+            content, info = self._tool_result(cid, call)
             results.append(dict(role="tool", tool_call_id=cid, mode=self.mode, run_id=run_id, turn=turn,
-                                blocks=[Block("tool_result", content, {"name": call.get("name"), "error": error,
-                                                                       "duration": call.get("duration")})]))
+                                blocks=[Block("tool_result", content, info)]))
         first = dict(role="assistant", blocks=call_blocks, tool_calls=tool_calls, mode=self.mode, run_id=run_id,
                      turn=turn)
-        self.store.append_many(self.session_id, [first, *results])
+        self._stored(self.store.append_many(self.session_id, [first, *results]))
+
+    def _tool_result(self, cid: str, call: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+        """A tool call's result message: its JSON (or its error), and what its block records."""
+        error = call.get("error")
+        content = f"error: {error}" if error else _json(call.get("result"))
+        return content, {"name": call.get("name"), "error": error, "duration": call.get("duration")}
+
+    def _stored(self, written: Any) -> None:
+        """After a program's tool-call messages are stored (a conversation indexes them)."""
 
     def _on_turn_finished(self, run_id: str, turn: int | None, data: Mapping[str, Any]) -> None:
         record = data.get("record")
