@@ -1,4 +1,4 @@
-"""Process isolation (ptc/interpreter/isolation.py): same contract as inline, plus containment.
+"""Process isolation (ptc/interpreter/isolation/): same contract as inline, plus containment.
 
 Also checks that docs/security.md documents every `ptc.Limits` field with its default.
 """
@@ -20,6 +20,7 @@ import pytest
 import ptc
 from ptc import Limits, PTCError
 from ptc.interpreter import isolation as iso
+from ptc.interpreter.isolation import framing, host, pickling, zygote
 from ptc.interpreter import values as v
 from ptc.interpreter.printer import pr_str
 
@@ -213,7 +214,7 @@ def test_stuck_in_c_code_is_killed_at_the_deadline():
         ptc.run("(loop [x 3 i 0] (if (< i 28) (recur (* x x) (inc i)) (count (str x))))", limits=limits)
     elapsed = time.monotonic() - t
     assert ei.value.kind == "limit" and "timeout=0.3" in ei.value.message and "killed" in ei.value.message
-    assert elapsed < 0.3 + iso.GRACE_BASE + iso.GRACE_FACTOR * 0.3 + 1.5
+    assert elapsed < 0.3 + framing.GRACE_BASE + framing.GRACE_FACTOR * 0.3 + 1.5
     assert ptc.run("(+ 1 1)", limits=PROCESS).value == 2  # the host and the zygote are fine
 
 
@@ -304,25 +305,25 @@ def test_concurrent_runs_from_threads():
 
 def test_zygote_restarts_after_being_killed():
     ptc.run("1", limits=PROCESS)
-    server = iso._SERVER
+    server = zygote._SERVER
     assert server is not None
     os.kill(server.proc.pid, signal.SIGKILL)
     server.proc.wait(timeout=5)
     assert ptc.run("(+ 2 2)", limits=PROCESS).value == 4
-    assert iso._SERVER is not server
+    assert zygote._SERVER is not server
 
 
 def test_dead_zygote_never_kills_the_host_with_sigpipe():
     # A host that restored SIGPIPE's default action must survive writing to a dead zygote.
     script = (
         "import os, signal, time, ptc\n"
-        "from ptc.interpreter import isolation as iso\n"
+        "from ptc.interpreter.isolation import zygote\n"
         "signal.signal(signal.SIGPIPE, signal.SIG_DFL)\n"
         "P = ptc.Limits(isolation='process')\n"
         "ptc.run('1', limits=P)\n"
-        "os.kill(iso._SERVER.proc.pid, signal.SIGKILL)\n"
-        "iso._SERVER.proc.wait()\n"
-        "iso._SERVER.alive = lambda: True  # make the host try the dead one first\n"
+        "os.kill(zygote._SERVER.proc.pid, signal.SIGKILL)\n"
+        "zygote._SERVER.proc.wait()\n"
+        "zygote._SERVER.alive = lambda: True  # make the host try the dead one first\n"
         "print(ptc.run('(+ 1 2)', limits=P).value)\n"
     )
     import subprocess
@@ -354,7 +355,7 @@ def test_round_trip_of_every_value_type():
            ':hs (set (range 40)) :sym (quote y) :r #"a+" :e (first {:a 1}) :lz (take 3 (range)) '
            ':n nil :f 2.5 :big (reduce * (repeat 40 1000)) :str "é"}')
     value = ptc.run(src).value
-    back = iso._loads_untrusted(iso._dumps(value), INLINE)
+    back = pickling._loads_untrusted(pickling._dumps(value), INLINE)
     assert pr_str(back) == pr_str(value)
     assert {k: type(x) for k, x in back.items()} == {k: type(x) for k, x in value.items()}
 
@@ -366,21 +367,21 @@ def test_unpickler_refuses_arbitrary_globals():
 
     raw = pickle.dumps(("ok", Evil()))
     with pytest.raises(pickle.UnpicklingError, match="forbidden global"):
-        iso._loads_untrusted(raw, INLINE)
-    with pytest.raises(iso._BadMessage):
-        iso._parse(raw, INLINE)
-    with pytest.raises(iso._BadMessage):  # well-formed pickle, wrong shape (prints must be strings)
-        iso._parse(iso._dumps(("ok", {"value": 1, "prints": [1]}, {})), INLINE)
-    with pytest.raises(iso._BadMessage):  # an allowed rebuilder called with the wrong argument type
-        iso._parse(pickle.dumps(("tool", "t", None))[:-1] + b"", INLINE)
+        pickling._loads_untrusted(raw, INLINE)
+    with pytest.raises(host._BadMessage):
+        host._parse(raw, INLINE)
+    with pytest.raises(host._BadMessage):  # well-formed pickle, wrong shape (prints must be strings)
+        host._parse(pickling._dumps(("ok", {"value": 1, "prints": [1]}, {})), INLINE)
+    with pytest.raises(host._BadMessage):  # an allowed rebuilder called with the wrong argument type
+        host._parse(pickle.dumps(("tool", "t", None))[:-1] + b"", INLINE)
 
 
 def test_pickler_refuses_unknown_objects():
     with pytest.raises(pickle.PicklingError):
-        iso._dumps({"x": Opaque()})
-    assert isinstance(iso._loads_untrusted(iso._dumps([len]), INLINE)[0], iso.IsolatedFn)
+        pickling._dumps({"x": Opaque()})
+    assert isinstance(pickling._loads_untrusted(pickling._dumps([len]), INLINE)[0], iso.IsolatedFn)
     with pytest.raises(pickle.PicklingError):
-        iso._dumps([len], functions=False)
+        pickling._dumps([len], functions=False)
 
 
 def test_death_classification():
@@ -394,11 +395,11 @@ def test_death_classification():
         def kill(self):
             pass
 
-    assert iso._death_error(Fake(-signal.SIGKILL), INLINE, "").kind == "limit"
-    assert "max_memory" in iso._death_error(Fake(iso._EXIT_MEMORY), INLINE, "").message
-    assert "timeout" in iso._death_error(Fake(-signal.SIGXCPU), INLINE, "").message
-    assert "SIGSEGV" in iso._death_error(Fake(-signal.SIGSEGV), INLINE, "").message
-    e = iso._death_error(Fake(3), INLINE, "connection closed")
+    assert host._death_error(Fake(-signal.SIGKILL), INLINE, "").kind == "limit"
+    assert "max_memory" in host._death_error(Fake(framing._EXIT_MEMORY), INLINE, "").message
+    assert "timeout" in host._death_error(Fake(-signal.SIGXCPU), INLINE, "").message
+    assert "SIGSEGV" in host._death_error(Fake(-signal.SIGSEGV), INLINE, "").message
+    e = host._death_error(Fake(3), INLINE, "connection closed")
     assert e.kind == "runtime" and "exit code 3" in e.message
 
 

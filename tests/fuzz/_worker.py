@@ -115,7 +115,7 @@ def _run_quiet(src: Any, timeout: float) -> Outcome:
 
 def _serve(conn: Any, dump_path: str, hang_after: float) -> None:
     try:
-        from ptc.interpreter.isolation import _vm_size
+        from ptc.interpreter.isolation.child import _vm_size
 
         cap = WORKER_MEMORY + _vm_size()  # headroom on top of what the worker inherits mapped (see _forkrun)
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))

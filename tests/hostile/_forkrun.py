@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import ptc
-from ptc.interpreter.isolation import _vm_size
+from ptc.interpreter.isolation.child import _vm_size
 
 # Address-space cap for the child: a runaway program must hit MemoryError, never the
 # machine's OOM killer (which would take other processes down with it).

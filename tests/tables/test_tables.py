@@ -315,7 +315,7 @@ def test_tables_cross_process_isolation() -> None:
 def test_a_malformed_table_from_the_child_is_refused() -> None:
     import pickle
 
-    from ptc.interpreter.isolation import _r_table
+    from ptc.interpreter.isolation.pickling import _r_table
 
     with pytest.raises(pickle.UnpicklingError):
         _r_table(b"\xff\xff\xff\xff" + b"\x00" * 64)
