@@ -5,7 +5,8 @@ them over one row per group. When the table is large and its groups must be foun
 (a text key, several keys), the numbering of 10M rows costs more than the folds: Arrow hashes
 10M strings of 100,000 distinct values in ~2.8 s where DuckDB groups and folds them in ~0.8 s.
 So the folds of such a plan run as one SQL aggregate on an in-process DuckDB over the table's
-Arrow columns (zero copy), and the arithmetic stays with the plan.
+Arrow columns (zero copy), and the arithmetic stays with the plan. A Parquet file too large to
+read (a table.Scan) is folded the same way, DuckDB reading the file itself a row group at a time.
 
 The kernels' rule holds: the row path's exact result, or `Fallback` (the numpy path then runs).
 - Groups come back in first-seen order (`ORDER BY min(row number)`), keys as the column holds them.
@@ -14,11 +15,14 @@ The kernels' rule holds: the row path's exact result, or `Fallback` (the numpy p
   exact kinds, first and last values (`arg_min`/`arg_max` by row number) are exact.
 - A float sum or mean runs on one DuckDB thread, which adds each group's values in row order:
   the bits `reduce +` gives (on two threads the partial sums differ from run to run).
+- What the data decides (a nil reaching `+`, NaN or zeros under max/min) is checked by
+  aggregates of the same query: a file is read once.
 Everything else (filters, sorts within groups, values broadcast to the rows) is the numpy path's.
 
 Limits: the query gets the run's `max_memory` as DuckDB's memory limit, spills to a temporary
-directory of at most 4 x max_memory that is removed after the query, and is interrupted at the
-run's deadline (`interrupt()` from a timer), which ends it within milliseconds.
+directory of at most 4 x max_memory (removed at exit), and is interrupted at the run's deadline
+(`interrupt()` from a timer: 0.03-0.22 s past it, measured). No file (but a scanned one),
+network or extension is reachable from a query.
 """
 
 from __future__ import annotations
