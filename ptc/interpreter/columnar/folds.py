@@ -586,6 +586,16 @@ def group_table(g: Grouping) -> dict[str, Any]:
     return {_keypart(i): a for i, a in enumerate(g.key_arrays)}
 
 
+def _check_keys(plan: Plan, juxt: bool, parts: int) -> None:
+    """Fallback unless every key column the plan reads is one group_table gives: the key, or
+    each part of a juxt key."""
+    have = {_keypart(i) for i in range(parts)} if juxt else {KEY}
+    for name in _key_refs((plan.steps, plan.body)):
+        if name not in have:
+            raise Fallback("a key destructured as a vector that is not a juxt key" if name != KEY
+                           else "the vector key of a juxt grouping (only its parts are columns)")
+
+
 def _key_refs(x: Any) -> set[str]:
     if type(x) is tuple and len(x) == 3 and x[0] == "col" and type(x[1]) is str and x[1].startswith(KEY):
         return {x[1]}
@@ -596,11 +606,8 @@ def _key_refs(x: Any) -> set[str]:
 
 def run(plan: Plan, g: Grouping) -> Any:
     """The plan's result tree with each G leaf computed for every group (an Array or a scalar)."""
+    _check_keys(plan, g.juxt, len(g.key_arrays))
     gcols = group_table(g)
-    for name in _key_refs((plan.steps, plan.body)):
-        if name not in gcols:
-            raise Fallback("a key destructured as a vector that is not a juxt key" if name != KEY
-                           else "the vector key of a juxt grouping (only its parts are columns)")
     rows = g.table
     sorts: dict[str, np.ndarray] = {}  # a seq's order within groups, sorted once for all its folds
     mixed: dict[str, Mixed] = {}
@@ -635,14 +642,12 @@ def run_on_engine(plan: Plan, table: Any, e: tuple[Any, ...]) -> tuple[Any, Grou
     if not engine.worth_it(table, parts):
         return None
     try:
+        _check_keys(plan, e[0] == "juxt", len(parts))  # before the query: a plan the keys cannot serve
         key_arrays, count, cols = engine.folds(plan.steps, table, parts)
     except Fallback:
         return None
     g = Grouping(table, None, count, key_arrays, e[0] == "juxt", engine=True)  # type: ignore[arg-type]
     gcols = group_table(g)
-    for name in _key_refs((plan.steps, plan.body)):
-        if name not in gcols:
-            return None
     gcols.update(cols)
     return _eval_tree(plan.body, _gframe(gcols, count), {}), g
 
