@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import re
 import sys
 import time
 from collections import OrderedDict
@@ -176,6 +177,9 @@ def prepare_inputs(source: Any, data: Any, tools: Any, memory: Any, history: Any
     return Inputs(data_values, dict(tools or {}), dict(memory or {}), tuple(history or ())[:3])
 
 
+_TOOL_NAMED = re.compile(r"tool/([^\s()\[\]{}\"',;@^`~]+)")  # the tools a program's text names
+
+
 def run(
     source: str,
     *,
@@ -189,12 +193,19 @@ def run(
 
     `memory` maps names defined by earlier programs to values; the result's `memory` adds
     this program's defs. A failed program leaves the caller's memory untouched. Tools that
-    hold a resource for a run (an MCP server's connection) hold it for this run.
+    hold a resource for a run (an MCP server's connection) hold it for this run; the
+    servers of the tools the program names are started before its clock starts.
     """
     if tools:
-        from ..tools.lifetime import run_scope
+        from ..tools.lifetime import run_scope, wait_started
 
+        if not isinstance(tools, Mapping):
+            from ..tools import as_tools
+
+            tools = as_tools(tools)
         with run_scope(tools, eager=False):
+            if isinstance(source, str):
+                wait_started(tools, _TOOL_NAMED.findall(source))  # a server's start is not on the clock
             return _run(source, data, tools, memory, limits, history)
     return _run(source, data, tools, memory, limits, history)
 

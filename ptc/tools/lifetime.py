@@ -5,7 +5,7 @@ the scopes of its tools before its first program and leaves them when it ends, h
 ends; a scope shared by several tools is entered once. A scope counts its holders, so runs
 may nest or overlap (a sub-agent, concurrent suite missions): the resource lives until the
 last one leaves. `Agent.run`, `arun`, `astream` and `resume` do this, and `ptc.run` (opening
-at first use); so does `with run_scope(tools):` around code of your own (several `ptc.run`
+only the scopes of the tools its program names); so does `with run_scope(tools):` around code of your own (several `ptc.run`
 calls sharing a connection).
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Any, AsyncIterator, Iterator, Mapping, Protocol, runtime_checkable
+from typing import Any, AsyncIterator, Iterable, Iterator, Mapping, Protocol, runtime_checkable
 
 
 @runtime_checkable
@@ -39,13 +39,23 @@ def scopes_of(tools: Mapping[str, Any] | Any) -> list[RunScope]:
 @contextlib.contextmanager
 def run_scope(tools: Mapping[str, Any] | Any, *, eager: bool = True) -> Iterator[None]:
     """Hold the tools' scopes for the block (released in reverse order, also on errors).
-    `eager=False` (ptc.run) opens a resource at its first use rather than at once: a single
-    program may never call the tool, while an agent run almost always does."""
+    `eager=False` (ptc.run) opens a resource only when asked (`wait_started`, for the tools a
+    program names) or at its first use: a single program may never call the tool, while an
+    agent run almost always does."""
     with contextlib.ExitStack() as stack:
         for scope in scopes_of(tools):
             scope.acquire(eager)
             stack.callback(scope.release)
         yield
+
+
+def wait_started(tools: Mapping[str, Any], names: Iterable[str]) -> None:
+    """Wait until the scopes of the named tools have started (an MCP server's process is up):
+    called before a program's clock starts, so no program pays for a server's start."""
+    for scope in scopes_of([tools[n] for n in dict.fromkeys(names) if n in tools]):
+        wait = getattr(scope, "wait_started", None)
+        if wait is not None:
+            wait()
 
 
 @contextlib.asynccontextmanager
@@ -67,4 +77,4 @@ def _release_all(scopes: list[RunScope]) -> None:
             stack.callback(scope.release)
 
 
-__all__ = ["RunScope", "scopes_of", "run_scope", "arun_scope"]
+__all__ = ["RunScope", "scopes_of", "run_scope", "arun_scope", "wait_started"]

@@ -12,7 +12,8 @@ cancels the request.
 Lifetime: the connection opens when a *run scope* is entered (`acquire`, in the background:
 the first call waits for it) and closes when the last scope using it ends (`release`;
 counted: `Agent.run` enters one for its tools, and so does `with ptc.mcp_tools(...) as
-tools:`; `ptc.run` enters one that opens the connection at the program's first call).
+tools:`; `ptc.run` enters one and, when the program names one of the tools, opens the
+connection and waits for it before the program's clock starts: `wait_started`).
 A call made outside every scope (a tool called directly from Python) gets a connection of
 its own, closed after the call.
 
@@ -175,6 +176,20 @@ class MCPConnection:
                 self._open_locked()
         _close_later(link)
         return True
+
+    def wait_started(self) -> None:
+        """Wait (up to `connect_timeout`) until a held connection's server has started,
+        opening it if it is not: a run calls this before its clock starts, so a server's start
+        is never charged to a program's timeout. A failure to start is left for the call to
+        report (with the server's stderr)."""
+        with self._lock:
+            link = self._open_locked() if self._scopes else None
+        if link is None:
+            return
+        try:
+            link.ready.result(timeout=self.connect_timeout)
+        except Exception:  # noqa: BLE001 - reported by the call that needs the server
+            pass
 
     @property
     def is_open(self) -> bool:

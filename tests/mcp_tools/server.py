@@ -125,4 +125,7 @@ if __name__ == "__main__":
         sys.exit(2)
     if "--slow-start" in sys.argv:
         time.sleep(60)
+    for arg in sys.argv:
+        if arg.startswith("--start-delay="):
+            time.sleep(float(arg.split("=", 1)[1]))
     app.run()

@@ -85,9 +85,9 @@ def test_a_tool_error_is_a_program_error_the_model_sees(stdio_tools: Any) -> Non
     assert "tool/convert: the MCP server answered with an error: MCPError: unsupported currency nok" in e.value.message
 
 
-def test_bad_arguments_are_refused_before_the_server_is_called(stdio_tools: Any) -> None:
-    connection = stdio_tools.connection
-    opened = connection.opened
+def test_bad_arguments_are_refused_before_the_server_is_called(stdio_tools: Any,
+                                                               module_servers: ServerProcesses) -> None:
+    calls = len(module_servers.calls())
     cases = {
         '(tool/list-orders {:region "north" :limit 0})': "tool/list-orders: parameter limit: 0 is less than the minimum of 1",
         "(tool/list-orders {:region 5})": "tool/list-orders: parameter region: expected string, got integer 5",
@@ -102,7 +102,7 @@ def test_bad_arguments_are_refused_before_the_server_is_called(stdio_tools: Any)
     with pytest.raises(ptc.PTCError) as e:
         ptc.run('(tool/list-orders {:region "north" :limit 51})', tools=stdio_tools)
     assert "nothing was sent to the server" in (e.value.hint or "")
-    assert connection.opened == opened  # no connection was even opened
+    assert len(module_servers.calls()) == calls  # the server (started before the clock) was never called
 
 
 def test_with_block_shares_one_connection(servers: ServerProcesses) -> None:
@@ -130,6 +130,17 @@ def test_a_server_that_cannot_start_is_a_clear_error(servers: ServerProcesses) -
     with pytest.raises(MCPServerError, match=r"within 1s"):
         ptc.mcp_tools(servers.spec("--slow-start"), timeout=1)
     assert servers.alive() == []
+
+
+def test_a_server_start_is_not_on_the_program_clock(servers: ServerProcesses) -> None:
+    """A server that takes longer to start than the program may run: the program's clock
+    starts once the servers of the tools it names are up (ptc.run and an agent's turn)."""
+    tools = ptc.mcp_tools(servers.spec("--start-delay=1.5"), timeout=20)
+    one_second = ptc.Limits(timeout=1)
+    assert ptc.run('(count (tool/list-orders "north"))', tools=tools, limits=one_second).value == 2
+    step = agent(tools, '(return (count (tool/list-orders "east")))', limits=one_second).run()
+    assert step.ok and step.value == 1, step.turns[-1].error
+    assert len(servers.pids()) == 3 and servers.alive() == []
 
 
 def test_a_server_that_dies_fails_the_call_not_the_host(servers: ServerProcesses) -> None:
