@@ -137,6 +137,10 @@ CASES = [
     ('(compare "ab" "abc")', '-1'),
     ('(compare "b" "a")', '1'),
     ('(compare "" "")', '0'),
+    ('(compare "\uffff" "\U0001F600")', '10178'),  # Java compares UTF-16 units: U+FFFF > U+D83D
+    ('(compare "\U0001F600" "\U0001F601")', '-1'),  # the low surrogates differ
+    ('(compare "a\U0001F600" "a")', '2'),  # lengths in UTF-16 units
+    ('(.compareTo "\uffff" "\U0001F600")', '10178'),
     ('(compare :a :c)', '-2'),
     ('(compare :a :a)', '0'),
     ('(compare :b/a :a)', '1'),

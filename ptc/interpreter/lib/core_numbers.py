@@ -432,12 +432,30 @@ _make_cmp(">=", _op.ge, "True if the numbers are in non-increasing order.",
 
 
 def _java_str_cmp(a: str, b: str) -> int:
+    """Java's String.compareTo: by UTF-16 code units (a character above U+FFFF is two, its
+    surrogates, so it sorts below U+E000-U+FFFF), then by length in code units."""
     if a == b:
         return 0
     for ca, cb in zip(a, b):
         if ca != cb:
-            return ord(ca) - ord(cb)
-    return len(a) - len(b)
+            if ca < "\U00010000" and cb < "\U00010000":
+                return ord(ca) - ord(cb)
+            ua, ub = _utf16_units(ca), _utf16_units(cb)
+            return ua[0] - ub[0] if ua[0] != ub[0] else ua[1] - ub[1]
+    return _utf16_len(a) - _utf16_len(b)
+
+
+def _utf16_units(c: str) -> tuple[int, int]:
+    """A character's UTF-16 code units (a BMP character's second is never compared)."""
+    n = ord(c)
+    if n < 0x10000:
+        return n, 0
+    n -= 0x10000
+    return 0xD800 + (n >> 10), 0xDC00 + (n & 0x3FF)
+
+
+def _utf16_len(s: str) -> int:
+    return len(s) if s.isascii() else len(s) + sum(1 for c in s if c >= "\U00010000")
 
 
 def _split_name(name: str) -> tuple[str | None, str]:
