@@ -82,6 +82,23 @@ def programs(d: dict[str, list[Row]]) -> list[tuple[str, str, Callable[[], Any]]
             totals[o["customer"]] = totals.get(o["customer"], 0) + o["amount"]
         return totals
 
+    def nested_counts() -> dict[str, dict[str, int]]:
+        out: dict[str, dict[str, int]] = {}
+        for o in orders:
+            inner = out.setdefault(o["customer"], {})
+            inner[o["status"]] = inner.get(o["status"], 0) + 1
+        return out
+
+    def groups_by_pair() -> int:
+        groups: dict[tuple[str, str], list[Row]] = {}
+        for o in orders:
+            groups.setdefault((o["customer"], o["status"]), []).append(o)
+        return len(groups)
+
+    def customer_desc_amount_asc() -> list[int]:
+        by_amount = sorted(orders, key=lambda o: o["amount"])
+        return [o["id"] for o in sorted(by_amount, key=lambda o: o["customer"], reverse=True)[:10]]
+
     def group_stats() -> dict[str, dict[str, Any]]:
         out: dict[str, dict[str, Any]] = {}
         for o in orders:
@@ -201,6 +218,9 @@ def programs(d: dict[str, list[Row]]) -> list[tuple[str, str, Callable[[], Any]]
          lambda: dict(Counter(o["customer"] for o in orders))),
         ("reduce update fnil", "(reduce (fn [m o] (update m (:customer o) (fnil + 0) (:amount o))) {} data/orders)",
          fnil_totals),
+        ("update-in 2 keys fnil", "(reduce (fn [m o] (update-in m [(:customer o) (:status o)] (fnil inc 0))) "
+                                  "{} data/orders)", nested_counts),
+        ("group-by juxt", "(count (group-by (juxt :customer :status) data/orders))", groups_by_pair),
         ("group stats for", "(into {} (for [[k rows] (group-by :status data/orders)] "
                             "[k {:n (count rows) :total (reduce + (map :amount rows))}]))", group_stats),
         ("group stats fn", "(update-vals (group-by :status data/orders) "
@@ -212,6 +232,8 @@ def programs(d: dict[str, list[Row]]) -> list[tuple[str, str, Callable[[], Any]]
          lambda: [o["id"] for o in sorted(orders, key=lambda o: o["amount"], reverse=True)[:10]]),
         ("sort-by juxt", "(mapv :id (take 10 (sort-by (juxt :customer :amount) data/orders)))",
          lambda: [o["id"] for o in sorted(orders, key=lambda o: (o["customer"], o["amount"]))[:10]]),
+        ("sort vector compare", "(mapv :id (take 10 (sort (fn [a b] (compare [(:customer b) (:amount a)] "
+                                "[(:customer a) (:amount b)])) data/orders)))", customer_desc_amount_asc),
         ("max-key", "(:id (apply max-key :amount data/orders))", max_key),
         ("min-key fn", "(:id (apply min-key #(* (:amount %) (:items %)) data/orders))", min_key),
         # windows and partitions

@@ -17,8 +17,9 @@ from typing import Any, Callable, Iterator
 
 from . import nodes as n
 from . import values as v
-from .patterns import (CountedLoop, Fold, GroupedFold, counted_loop, grouped_fold, grouped_for, inlinable, int_valued,
-                       integer_accumulators, pure_stage, recurs_to, stage_of, transient_update, walk)
+from .patterns import (COMPARED_KEYS_ATTR, CountedLoop, Fold, GroupedFold, compared_keys, counted_loop, grouped_fold,
+                       grouped_for, inlinable, int_valued, integer_accumulators, pure_stage, recurs_to, stage_of,
+                       transient_update, walk)
 from .columnar.expr import ATTR as COLUMN_ATTR
 from .columnar.dispatch import GROUP_MAPS, MAYBE_COLUMNAR, NO, columnar, fused_rows, over_grouping, over_groups
 from .columnar.expr import NODE_ATTR as GROUP_NODE_ATTR
@@ -1426,6 +1427,9 @@ class Compiler:
                 fac.emit(f"{fname}.{COLUMN_ATTR} = {self._table(col)}")
             if len(node.arities) == 1 and node.arities[0].rest is None and 1 <= len(node.arities[0].params) <= 4:
                 fac.emit(f"{fname}.{GROUP_NODE_ATTR} = {self._table(node)}")  # a plan of folds per group?
+            keys = compared_keys(node)
+            if keys is not None:
+                fac.emit(f"{fname}.{COMPARED_KEYS_ATTR} = {self._table(keys)}")  # sorts order by the keys
             if node.doc:
                 fac.emit(f"{fname}.__doc__ = {node.doc!r}")
             fac.emit(f"return {fname}")

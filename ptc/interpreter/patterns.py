@@ -12,6 +12,52 @@ from typing import Any
 from . import nodes as n
 from . import values as v
 
+# -- comparators ---------------------------------------------------------------------------
+
+COMPARED_KEYS_ATTR = "compared_keys"  # on a compiled comparator fn: what compared_keys found
+
+
+def compared_keys(node: n.Fn) -> tuple[tuple[Any, bool], ...] | None:
+    """`(fn [a b] (compare [(:x b) (:y a)] [(:x a) (:y b)]))`, `#(compare (:x %2) (:x %1))`:
+    the keys the comparator compares its arguments by, in order, each with its direction
+    (true: descending, the arguments swapped); a key is a keyword or None (the argument
+    itself). Sort then orders by those keys instead of calling the fn per comparison."""
+    if len(node.arities) != 1 or node.self_binding is not None or node.captures:
+        return None
+    ar = node.arities[0]
+    body = ar.body
+    if ar.rest is not None or len(ar.params) != 2 or type(body) is not n.Call or type(body.fn) is not n.BuiltinRef \
+            or body.fn.builtin.qualified != "compare" or len(body.args) != 2:
+        return None
+    x, y = body.args
+    if type(x) is n.VectorLit and type(y) is n.VectorLit:
+        if len(x.items) != len(y.items) or not x.items:
+            return None
+        pairs = list(zip(x.items, y.items))
+    else:
+        pairs = [(x, y)]
+    a, b = ar.params
+    parts = []
+    for p, q in pairs:
+        kp, kq = _argument_key(p), _argument_key(q)
+        if kp is None or kq is None or kp[1] != kq[1] or {kp[0], kq[0]} != {a, b}:
+            return None
+        parts.append((kp[1], kp[0] is b))
+    return tuple(parts)
+
+
+def _argument_key(x: n.Node) -> tuple[n.Binding, Any] | None:
+    """(argument, key) for `(:k arg)` or `(get arg :k)` (key a keyword), or (arg, None) for `arg`."""
+    if type(x) is n.Local:
+        return x.binding, None
+    if type(x) is n.KeywordCall and x.default is None and type(x.target) is n.Local and type(x.key) is v.Keyword:
+        return x.target.binding, x.key
+    if type(x) is n.Call and type(x.fn) is n.BuiltinRef and x.fn.builtin.qualified == "get" and len(x.args) == 2 \
+            and type(x.args[0]) is n.Local and type(x.args[1]) is n.Const and type(x.args[1].value) is v.Keyword:
+        return x.args[0].binding, x.args[1].value
+    return None
+
+
 # -- map/filter/remove/keep chains -------------------------------------------------------
 
 _STAGES = {"map": "map", "mapv": "map", "filter": "filter", "filterv": "filter", "remove": "remove", "keep": "keep"}

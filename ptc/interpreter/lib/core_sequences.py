@@ -24,6 +24,7 @@ import sys
 from typing import Any, Callable, Iterable, Iterator
 
 from .. import context
+from ..patterns import COMPARED_KEYS_ATTR
 from ..errors import runtime_error
 from ..lazy import CHUNK, Chunks, Ints, Items, Iterated, Mapped, Prefix, chunks_of as _chunks_of, source_of, unbounded, view
 from ..registry import builtin
@@ -1202,6 +1203,24 @@ def _direction(comp: Any) -> tuple[bool, bool] | None:
     return d[1], d[2]
 
 
+def _order_by_parts(base: list[Any], parts: tuple[tuple[Any, bool], ...]) -> list[int] | None:
+    """The positions of base in the order of a comparator that compares vectors of their
+    keys (patterns.compared_keys), when every key column holds only numbers (no NaN) or
+    only strings: a stable sort per key, the last key first, as the comparator's stable sort
+    orders them; else None (the comparator is called)."""
+    columns = []
+    for key, desc in parts:
+        col = base if key is None else kw_values(key, base)
+        kind = _fast_kind(col)
+        if kind is None:
+            return None
+        columns.append((_str_keys(col) if kind is _STRS else col, desc))
+    order = list(range(len(base)))
+    for col, desc in reversed(columns):
+        order.sort(key=col.__getitem__, reverse=desc)
+    return order
+
+
 def _sorted(items: list[Any], keys: list[Any] | None, comp: Any, who: str) -> PList:
     n = len(items)
     if n > 50_000:
@@ -1226,6 +1245,10 @@ def _sorted(items: list[Any], keys: list[Any] | None, comp: Any, who: str) -> PL
                 return PList(sorted(items, reverse=desc))
             ks = _str_keys(keys) if kind is _STRS else keys
             order = sorted(range(n), key=ks.__getitem__, reverse=desc)
+            return PList([items[i] for i in order])
+    elif (parts := getattr(comp, COMPARED_KEYS_ATTR, None)) is not None:
+        order = _order_by_parts(items if keys is None else keys, parts)
+        if order is not None:
             return PList([items[i] for i in order])
     if comp is _NO:
         cmp = _compare()
