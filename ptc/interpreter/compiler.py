@@ -778,9 +778,13 @@ class Compiler:
                             fn.emit(f"{d}[{_key_first(fn, k)}] = {val}", a.body)
                         elif kind == "update":
                             self._transient_update(d, parts, a.body, fn)
+                        elif kind == "update-in":
+                            self._transient_update_in(d, parts, a.body, fn)
                         else:
                             fn.emit(f"{d}.append({self.args(parts, fn)[0]})", a.body)
                     fn.emit(f"_grown(len({d}))")
+                if kind == "update-in":
+                    fn.emit(f"_rt_owned_maps({d})")
                 fn.emit(f"{acc} = {'_map_of(' + d + ')' if is_map else '_vec(' + d + ')'}")
             fn.emit(f"elif type({t}) in _SEQ_OK:", node)
         else:
@@ -803,21 +807,41 @@ class Compiler:
         return acc
 
     def _transient_update(self, d: str, parts: list[n.Node], body: n.Node, fn: _Func) -> None:
-        """`(update acc k f args...)` on a transient reduce's private dict d: d[k] = (f old args...),
-        compiled as a call (so `+` and the rest are inlined); `(fnil f x)` with a constant x
-        becomes a test of old."""
+        """`(update acc k f args...)` on a transient reduce's private dict d: d[k] = (f old args...)."""
         k = self.expr(parts[0], fn)
-        key, old = fn.tmp(), fn.tmp()
+        key = fn.tmp()
         fn.emit(f"{key} = {k}", body)
         fn.emit(f"if type({key}) not in _KEYT: {key} = _as_key({key})")
+        self._leaf_update(d, key, parts[1], parts[2:], body, fn)
+
+    def _transient_update_in(self, d: str, parts: list[n.Node], body: n.Node, fn: _Func) -> None:
+        """`(update-in acc [k1 k2 ...] f args...)` on a transient reduce's private dict d: the
+        maps on the path are the loop's own, changed in place (core_collections.owned_path),
+        and the last one is updated as `update` updates d."""
+        keys = self.args(parts[0].items, fn)  # type: ignore[attr-defined]
+        path, m, key = fn.tmp(), fn.tmp(), fn.tmp()
+        fn.emit(f"{path} = _rt_owned_path({d}, ({', '.join(keys)},))", body)
+        fn.emit(f"if {path} is not None:")
+        with fn.block():
+            fn.emit(f"{m}, {key} = {path}")
+            self._leaf_update(m, key, parts[1], parts[2:], body, fn)
+            fn.emit(f"_grown(len({m}), 1)")
+        fn.emit("else:")
+        with fn.block():
+            f, *rest = self.args(parts[1:], fn)
+            fn.emit(f"_rt_update_in_owned({d}, ({', '.join(keys)},), {f}, ({''.join(x + ', ' for x in rest)}))", body)
+
+    def _leaf_update(self, d: str, key: str, f: n.Node, args: list[n.Node], body: n.Node, fn: _Func) -> None:
+        """d[key] = (f old args...) on a private dict, compiled as a call (so `+` and the rest
+        are inlined); `(fnil f x)` with a constant x becomes a test of old."""
+        old = fn.tmp()
         fn.emit(f"{old} = {d}.get({key})")
-        f = parts[1]
         if (type(f) is n.Call and type(f.fn) is n.BuiltinRef and f.fn.builtin.qualified == "fnil"  # type: ignore[attr-defined]
                 and len(f.args) == 2 and type(f.args[0]) in (n.BuiltinRef, n.Fn)  # type: ignore[attr-defined]
                 and type(f.args[1]) is n.Const):  # type: ignore[attr-defined]
             fn.emit(f"if {old} is None: {old} = {self.const(f.args[1].value)}")  # type: ignore[attr-defined]
             f = f.args[0]  # type: ignore[attr-defined]
-        call = n.Call(body.line, body.col, f, [n.Local(body.line, body.col, n.Binding("old", old, 0)), *parts[2:]])
+        call = n.Call(body.line, body.col, f, [n.Local(body.line, body.col, n.Binding("old", old, 0)), *args])
         fn.emit(f"{d}[{key}] = {self.expr(call, fn)}", body)
 
     def args(self, nodes: list[n.Node], fn: _Func) -> list[str]:

@@ -108,9 +108,10 @@ def _pure_node(x: Any) -> bool:
 
 
 def transient_update(body: n.Node, acc: n.Binding) -> tuple[str, list[n.Node]] | None:
-    """("assoc", [k, v]), ("update", [k, f, args...]) or ("conj", [x]) when body is
-    `(assoc acc k v)` / `(update acc k f args...)` / `(conj acc x)` and acc appears nowhere
-    else in it (so no other code can observe the accumulator)."""
+    """("assoc", [k, v]), ("update", [k, f, args...]), ("update-in", [[k1 k2 ...], f, args...])
+    or ("conj", [x]) when body is `(assoc acc k v)` / `(update acc k f args...)` /
+    `(update-in acc [k1 k2 ...] f args...)` (a literal path of two keys or more) / `(conj acc x)`
+    and acc appears nowhere else in it (so no other code can observe the accumulator)."""
     if type(body) is not n.Call or type(body.fn) is not n.BuiltinRef:
         return None
     name = body.fn.builtin.qualified
@@ -124,6 +125,8 @@ def transient_update(body: n.Node, acc: n.Binding) -> tuple[str, list[n.Node]] |
         return "assoc", rest
     if name == "update" and len(rest) >= 2:
         return "update", rest
+    if name == "update-in" and len(rest) >= 2 and type(rest[0]) is n.VectorLit and len(rest[0].items) >= 2:
+        return "update-in", rest
     if name == "conj" and len(rest) == 1:
         return "conj", rest
     return None

@@ -18,6 +18,7 @@ from typing import Any
 
 from .. import context
 from .. import lazy
+from ..runtime import rt
 from ..errors import runtime_error
 from ..registry import alias, builtin
 from ..sorted import SortedMap, SortedSet
@@ -537,6 +538,62 @@ def _update_in(m: Any, ks: Any, i: int, f: Any, args: tuple[Any, ...]) -> Any:
     if i == len(ks) - 1:
         return _update1(m, k, f, args)
     return _assoc1(m, k, _update_in(lookup(m, k), ks, i + 1, f, args))
+
+
+class _Owned(dict):  # type: ignore[type-arg]
+    """An inner map of a transient reduce's accumulator that the loop made or copied: its own,
+    changed in place (see owned_path)."""
+
+
+@rt
+def owned_path(d: dict[Any, Any], ks: tuple[Any, ...]) -> tuple[dict[Any, Any], Any] | None:
+    """For `(update-in acc ks f args...)` on a transient reduce's private dict d: the map that
+    holds the path's last key, and that key, when every value on the path is a map or
+    missing. The maps on the way are the loop's own, copied at their first touch and changed in
+    place, instead of a new map per level per item (`owned_maps` makes them maps at the end);
+    None when a value on the path is not a map (then `update_in_owned`)."""
+    m = d
+    for k in ks[:-1]:
+        k = _guard_key(k)
+        inner = m.get(k)
+        if type(inner) is not _Owned:
+            t = type(inner)
+            if inner is None:
+                inner = _Owned()
+            elif t is FMap or t is HMap:
+                inner = _Owned(inner.items())
+            elif t is dict:
+                inner = _Owned((host_key(hk), x) for hk, x in inner.items())
+            else:
+                return None
+            n = len(m)
+            m[k] = inner
+            if len(m) != n and (len(m) & 1023) == 0:
+                _guard(len(m))
+        m = inner
+    return m, _guard_key(ks[-1])
+
+
+@rt
+def update_in_owned(d: dict[Any, Any], ks: tuple[Any, ...], f: Any, args: tuple[Any, ...]) -> None:
+    """The update-in when owned_path found a value on the path that is not a map: the maps
+    before it are the loop's own; from it on, the persistent update-in."""
+    m = d
+    for i, k in enumerate(ks[:-1]):
+        inner = m.get(_guard_key(k))
+        if type(inner) is not _Owned:
+            m[_guard_key(k)] = _update_in(inner, ks, i + 1, as_fn(f, "update-in"), args)
+            return
+        m = inner
+
+
+@rt
+def owned_maps(d: dict[Any, Any]) -> dict[Any, Any]:
+    """d with every map owned_path made in it a PTC map (in place; d itself stays a dict)."""
+    for k, x in d.items():
+        if type(x) is _Owned:
+            d[k] = map_of(owned_maps(x))
+    return d
 
 
 @builtin("update-in", args="[m ks f & args]", category="maps",
@@ -1152,12 +1209,30 @@ def group_by(f: Any, coll: Any) -> Any:
             keys = [_guard_key(k) for k in keys]
         for k, x in zip(keys, coll):
             d[k].append(x)
+    elif (by := _keyword_parts(f, coll)) is not None:  # (juxt :a :b): tuples of columns, a vector per group
+        for k, x in zip(by, coll):
+            d[k].append(x)
+        d = {vec(k): xs for k, xs in d.items()}  # type: ignore[assignment]
     else:
         for x in iter_all(coll, "group-by"):
             d[_guard_key(f(x))].append(x)
     n = len(d)
     _big(n, "group-by")
     return map_of(dict(d))  # each group a list this function owns: a vector, with no copy
+
+
+def _keyword_parts(f: Any, coll: Any) -> list[tuple[Any, ...]] | None:
+    """Each item's key as a tuple when f is `(juxt :a :b ...)` over a realized coll whose keys
+    are all plain scalars (tuples hash and compare as the key vectors do), else None."""
+    parts = getattr(f, "parts", None)
+    if parts is None or type(coll) not in _INDEXED or not all(type(p) is Keyword for p in parts):
+        return None
+    from .core_sequences import kw_values
+
+    columns = [kw_values(p, coll) for p in parts]
+    if not all(set(map(type, c)) <= _PLAIN_KEY_TYPES for c in columns):
+        return None
+    return list(zip(*columns))
 
 
 def _extreme_key(who: str, k: Any, x: Any, more: tuple[Any, ...], want_max: bool) -> Any:
