@@ -221,6 +221,7 @@ def programs(d: dict[str, list[Row]]) -> list[tuple[str, str, Callable[[], Any]]
         ("update-in 2 keys fnil", "(reduce (fn [m o] (update-in m [(:customer o) (:status o)] (fnil inc 0))) "
                                   "{} data/orders)", nested_counts),
         ("group-by juxt", "(count (group-by (juxt :customer :status) data/orders))", groups_by_pair),
+        ("group-by fn vector", "(count (group-by (fn [o] [(:customer o) (:status o)]) data/orders))", groups_by_pair),
         ("group stats for", "(into {} (for [[k rows] (group-by :status data/orders)] "
                             "[k {:n (count rows) :total (reduce + (map :amount rows))}]))", group_stats),
         ("group stats fn", "(update-vals (group-by :status data/orders) "

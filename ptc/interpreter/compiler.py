@@ -17,9 +17,9 @@ from typing import Any, Callable, Iterator
 
 from . import nodes as n
 from . import values as v
-from .patterns import (COMPARED_KEYS_ATTR, CountedLoop, Fold, GroupedFold, compared_keys, counted_loop, grouped_fold,
-                       grouped_for, inlinable, int_valued, integer_accumulators, pure_stage, recurs_to, stage_of,
-                       transient_update, walk)
+from .patterns import (COMPARED_KEYS_ATTR, KEY_PARTS_ATTR, CountedLoop, Fold, GroupedFold, compared_keys, counted_loop,
+                       grouped_fold, grouped_for, inlinable, int_valued, integer_accumulators, keyword_vector, pure_stage,
+                       recurs_to, stage_of, transient_update, walk)
 from .columnar.expr import ATTR as COLUMN_ATTR
 from .columnar.dispatch import GROUP_MAPS, MAYBE_COLUMNAR, NO, columnar, fused_rows, over_grouping, over_groups
 from .columnar.expr import NODE_ATTR as GROUP_NODE_ATTR
@@ -761,7 +761,7 @@ class Compiler:
             # (reduce (fn [m x] (assoc m k v)) init coll): the accumulator never escapes the
             # body, so the loop may update a private dict/list and build one persistent value
             # at the end (what Clojure's transients do), instead of a new map per item.
-            kind, parts = transient
+            kind, parts, lets = transient
             d = fn.tmp()
             is_map = kind != "conj"
             # (all of coll is read: a lazy one is realized at once, as for an eager consumer)
@@ -773,17 +773,18 @@ class Compiler:
                 with fn.block():
                     fn.emit(f"for {x} in {c}:")
                     with fn.block():
+                        self.let_bindings(lets, fn)  # a destructured item
                         if kind == "assoc":
                             k, val = self.args(parts, fn)
                             fn.emit(f"{d}[{_key_first(fn, k)}] = {val}", a.body)
                         elif kind == "update":
                             self._transient_update(d, parts, a.body, fn)
-                        elif kind == "update-in":
-                            self._transient_update_in(d, parts, a.body, fn)
+                        elif kind in ("update-in", "assoc-in"):
+                            self._transient_path(kind, d, parts, a.body, fn)
                         else:
                             fn.emit(f"{d}.append({self.args(parts, fn)[0]})", a.body)
                     fn.emit(f"_grown(len({d}))")
-                if kind == "update-in":
+                if kind in ("update-in", "assoc-in"):
                     fn.emit(f"_rt_owned_maps({d})")
                 fn.emit(f"{acc} = {'_map_of(' + d + ')' if is_map else '_vec(' + d + ')'}")
             fn.emit(f"elif type({t}) in _SEQ_OK:", node)
@@ -814,22 +815,31 @@ class Compiler:
         fn.emit(f"if type({key}) not in _KEYT: {key} = _as_key({key})")
         self._leaf_update(d, key, parts[1], parts[2:], body, fn)
 
-    def _transient_update_in(self, d: str, parts: list[n.Node], body: n.Node, fn: _Func) -> None:
-        """`(update-in acc [k1 k2 ...] f args...)` on a transient reduce's private dict d: the
-        maps on the path are the loop's own, changed in place (core_collections.owned_path),
-        and the last one is updated as `update` updates d."""
-        keys = self.args(parts[0].items, fn)  # type: ignore[attr-defined]
+    def _transient_path(self, kind: str, d: str, parts: list[n.Node], body: n.Node, fn: _Func) -> None:
+        """`(update-in acc [k1 k2 ...] f args...)` or `(assoc-in acc [k1 k2 ...] x)` on a
+        transient reduce's private dict d: the maps on the path are the loop's own, changed in
+        place (core_collections.owned_path), and the last one is updated as d is by `update`
+        or `assoc`."""
+        n_keys = len(parts[0].items)  # type: ignore[attr-defined]
+        compiled = self.args([*parts[0].items, *parts[1:]] if kind == "assoc-in" else parts[0].items, fn)  # type: ignore[attr-defined]
+        keys = f"({', '.join(compiled[:n_keys])},)"
         path, m, key = fn.tmp(), fn.tmp(), fn.tmp()
-        fn.emit(f"{path} = _rt_owned_path({d}, ({', '.join(keys)},))", body)
+        fn.emit(f"{path} = _rt_owned_path({d}, {keys})", body)
         fn.emit(f"if {path} is not None:")
         with fn.block():
             fn.emit(f"{m}, {key} = {path}")
-            self._leaf_update(m, key, parts[1], parts[2:], body, fn)
+            if kind == "assoc-in":
+                fn.emit(f"{m}[{key}] = {compiled[n_keys]}")
+            else:
+                self._leaf_update(m, key, parts[1], parts[2:], body, fn)
             fn.emit(f"_grown(len({m}), 1)")
         fn.emit("else:")
         with fn.block():
-            f, *rest = self.args(parts[1:], fn)
-            fn.emit(f"_rt_update_in_owned({d}, ({', '.join(keys)},), {f}, ({''.join(x + ', ' for x in rest)}))", body)
+            if kind == "assoc-in":
+                fn.emit(f"_rt_assoc_in_owned({d}, {keys}, {compiled[n_keys]})", body)
+            else:
+                f, *rest = self.args(parts[1:], fn)
+                fn.emit(f"_rt_update_in_owned({d}, {keys}, {f}, ({''.join(x + ', ' for x in rest)}))", body)
 
     def _leaf_update(self, d: str, key: str, f: n.Node, args: list[n.Node], body: n.Node, fn: _Func) -> None:
         """d[key] = (f old args...) on a private dict, compiled as a call (so `+` and the rest
@@ -1454,6 +1464,9 @@ class Compiler:
             keys = compared_keys(node)
             if keys is not None:
                 fac.emit(f"{fname}.{COMPARED_KEYS_ATTR} = {self._table(keys)}")  # sorts order by the keys
+            fields = keyword_vector(node)
+            if fields is not None:
+                fac.emit(f"{fname}.{KEY_PARTS_ATTR} = {self._table(fields)}")  # as (juxt :a :b)
             if node.doc:
                 fac.emit(f"{fname}.__doc__ = {node.doc!r}")
             fac.emit(f"return {fname}")

@@ -46,6 +46,31 @@ def compared_keys(node: n.Fn) -> tuple[tuple[Any, bool], ...] | None:
     return tuple(parts)
 
 
+KEY_PARTS_ATTR = "parts"  # on `(juxt :a :b)` and fns like it: the keywords of the key vector
+
+
+def keyword_vector(node: n.Fn) -> tuple[v.Keyword, ...] | None:
+    """`(fn [o] [(:a o) (:b o)])`, `#(vector (:a %) (:b %))`: the keywords of a one-argument fn
+    that returns the vector of its argument's fields, as `(juxt :a :b)` (grouping and sorting
+    by it read the columns, without a vector per item)."""
+    if len(node.arities) != 1 or node.self_binding is not None or node.captures:
+        return None
+    ar = node.arities[0]
+    body = ar.body
+    if ar.rest is not None or len(ar.params) != 1:
+        return None
+    if type(body) is n.VectorLit:
+        items = body.items
+    elif type(body) is n.Call and type(body.fn) is n.BuiltinRef and body.fn.builtin.qualified == "vector":
+        items = body.args
+    else:
+        return None
+    keys = [_argument_key(x) for x in items]
+    if not keys or any(k is None or k[0] is not ar.params[0] or k[1] is None for k in keys):
+        return None
+    return tuple(k[1] for k in keys)  # type: ignore[index]
+
+
 def _argument_key(x: n.Node) -> tuple[n.Binding, Any] | None:
     """(argument, key) for `(:k arg)` or `(get arg :k)` (key a keyword), or (arg, None) for `arg`."""
     if type(x) is n.Local:
@@ -107,11 +132,18 @@ def _pure_node(x: Any) -> bool:
 # -- reduce with a private accumulator ----------------------------------------------------
 
 
-def transient_update(body: n.Node, acc: n.Binding) -> tuple[str, list[n.Node]] | None:
-    """("assoc", [k, v]), ("update", [k, f, args...]), ("update-in", [[k1 k2 ...], f, args...])
-    or ("conj", [x]) when body is `(assoc acc k v)` / `(update acc k f args...)` /
-    `(update-in acc [k1 k2 ...] f args...)` (a literal path of two keys or more) / `(conj acc x)`
+def transient_update(body: n.Node, acc: n.Binding) -> tuple[str, list[n.Node], list[tuple[n.Binding, n.Node]]] | None:
+    """(kind, parts, lets): ("assoc", [k, v]), ("update", [k, f, args...]), ("update-in",
+    [[k1 k2 ...], f, args...]), ("assoc-in", [[k1 k2 ...], v]) or ("conj", [x]) when body is
+    `(assoc acc k v)` / `(update acc k f args...)` / `(update-in acc [k1 k2 ...] f args...)` /
+    `(assoc-in acc [k1 k2 ...] v)` (literal paths of two keys or more) / `(conj acc x)`, possibly inside `let`s (a destructured item: lets, their bindings in order),
     and acc appears nowhere else in it (so no other code can observe the accumulator)."""
+    lets: list[tuple[n.Binding, n.Node]] = []
+    while type(body) is n.Let:
+        if any(mentions(init, acc) for _, init in body.bindings):
+            return None
+        lets.extend(body.bindings)
+        body = body.body
     if type(body) is not n.Call or type(body.fn) is not n.BuiltinRef:
         return None
     name = body.fn.builtin.qualified
@@ -122,13 +154,14 @@ def transient_update(body: n.Node, acc: n.Binding) -> tuple[str, list[n.Node]] |
     if any(mentions(x, acc) for x in rest):
         return None
     if name == "assoc" and len(rest) == 2:
-        return "assoc", rest
+        return "assoc", rest, lets
     if name == "update" and len(rest) >= 2:
-        return "update", rest
-    if name == "update-in" and len(rest) >= 2 and type(rest[0]) is n.VectorLit and len(rest[0].items) >= 2:
-        return "update-in", rest
+        return "update", rest, lets
+    if name in ("update-in", "assoc-in") and len(rest) >= 2 and type(rest[0]) is n.VectorLit \
+            and len(rest[0].items) >= 2 and (name == "update-in" or len(rest) == 2):
+        return name, rest, lets
     if name == "conj" and len(rest) == 1:
-        return "conj", rest
+        return "conj", rest, lets
     return None
 
 

@@ -617,6 +617,8 @@ def as_key(k: Any) -> Any:
     t = type(k)
     if t in _SCALAR_KEYS or t is Keyword:
         return k
+    if t is PVector and len(k) < 64 and set(map(type, k)) <= _PLAIN_KEY_TYPES:
+        return k  # a flat vector of scalars (a juxt key, a path): nothing to walk or convert
     if t in _KEYED_COLLS:
         from .context import CURRENT, tick
 

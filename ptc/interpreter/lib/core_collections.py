@@ -18,6 +18,7 @@ from typing import Any
 
 from .. import context
 from .. import lazy
+from ..patterns import KEY_PARTS_ATTR
 from ..runtime import rt
 from ..errors import runtime_error
 from ..registry import alias, builtin
@@ -547,11 +548,12 @@ class _Owned(dict):  # type: ignore[type-arg]
 
 @rt
 def owned_path(d: dict[Any, Any], ks: tuple[Any, ...]) -> tuple[dict[Any, Any], Any] | None:
-    """For `(update-in acc ks f args...)` on a transient reduce's private dict d: the map that
+    """For `(update-in acc ks f args...)` or `(assoc-in acc ks x)` on a transient reduce's
+    private dict d: the map that
     holds the path's last key, and that key, when every value on the path is a map or
     missing. The maps on the way are the loop's own, copied at their first touch and changed in
     place, instead of a new map per level per item (`owned_maps` makes them maps at the end);
-    None when a value on the path is not a map (then `update_in_owned`)."""
+    None when a value on the path is not a map (then `update_in_owned` or `assoc_in_owned`)."""
     m = d
     for k in ks[:-1]:
         k = _guard_key(k)
@@ -574,17 +576,32 @@ def owned_path(d: dict[Any, Any], ks: tuple[Any, ...]) -> tuple[dict[Any, Any], 
     return m, _guard_key(ks[-1])
 
 
-@rt
-def update_in_owned(d: dict[Any, Any], ks: tuple[Any, ...], f: Any, args: tuple[Any, ...]) -> None:
-    """The update-in when owned_path found a value on the path that is not a map: the maps
-    before it are the loop's own; from it on, the persistent update-in."""
+def _first_unowned(d: dict[Any, Any], ks: tuple[Any, ...]) -> tuple[dict[Any, Any], Any, Any, int]:
+    """After owned_path found a value on the path that is not a map: the owned map holding it,
+    its key, the value and its level."""
     m = d
     for i, k in enumerate(ks[:-1]):
-        inner = m.get(_guard_key(k))
+        k = _guard_key(k)
+        inner = m.get(k)
         if type(inner) is not _Owned:
-            m[_guard_key(k)] = _update_in(inner, ks, i + 1, as_fn(f, "update-in"), args)
-            return
+            return m, k, inner, i
         m = inner
+    raise AssertionError("owned_path found every value on the path a map")
+
+
+@rt
+def update_in_owned(d: dict[Any, Any], ks: tuple[Any, ...], f: Any, args: tuple[Any, ...]) -> None:
+    """The update-in when owned_path found a value on the path that is not a map: the
+    persistent update-in from that value on."""
+    m, k, inner, i = _first_unowned(d, ks)
+    m[k] = _update_in(inner, ks, i + 1, as_fn(f, "update-in"), args)
+
+
+@rt
+def assoc_in_owned(d: dict[Any, Any], ks: tuple[Any, ...], x: Any) -> None:
+    """The assoc-in when owned_path found a value on the path that is not a map."""
+    m, k, inner, i = _first_unowned(d, ks)
+    m[k] = _assoc_in(inner, ks, i + 1, x)
 
 
 @rt
@@ -1224,7 +1241,7 @@ def group_by(f: Any, coll: Any) -> Any:
 def _keyword_parts(f: Any, coll: Any) -> list[tuple[Any, ...]] | None:
     """Each item's key as a tuple when f is `(juxt :a :b ...)` over a realized coll whose keys
     are all plain scalars (tuples hash and compare as the key vectors do), else None."""
-    parts = getattr(f, "parts", None)
+    parts = getattr(f, KEY_PARTS_ATTR, None)
     if parts is None or type(coll) not in _INDEXED or not all(type(p) is Keyword for p in parts):
         return None
     from .core_sequences import kw_values

@@ -13,6 +13,7 @@ from typing import Any, Callable
 from ..errors import runtime_error
 from ..columnar.dispatch import combined
 from ..columnar.expr import tag
+from ..patterns import KEY_PARTS_ATTR
 from ..registry import builtin
 from ..values import FMap, FSet, HMap, HSet, Keyword, Regex, Symbol, as_fn, vec
 
@@ -93,7 +94,7 @@ def juxt(f: Any, *fns: Any) -> Callable[..., Any]:
     def juxted(*args: Any) -> Any:
         return vec([g(*args) for g in fs])
 
-    juxted.parts = (f, *fns)  # type: ignore[attr-defined]  # sort-by reads keyword parts column by column
+    setattr(juxted, KEY_PARTS_ATTR, (f, *fns))  # grouping and sorting read keyword parts column by column
     return tag(juxted, combined("juxt", tuple(fs)))  # (group-by (juxt :a :b) table) groups by columns
 
 

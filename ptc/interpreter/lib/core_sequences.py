@@ -24,7 +24,7 @@ import sys
 from typing import Any, Callable, Iterable, Iterator
 
 from .. import context
-from ..patterns import COMPARED_KEYS_ATTR
+from ..patterns import COMPARED_KEYS_ATTR, KEY_PARTS_ATTR
 from ..errors import runtime_error
 from ..lazy import CHUNK, Chunks, Ints, Items, Iterated, Mapped, Prefix, chunks_of as _chunks_of, source_of, unbounded, view
 from ..registry import builtin
@@ -1293,7 +1293,7 @@ def sort_by(keyfn: Any, a: Any, b: Any = _NO) -> PList:
     if (r := _col.sorted_by(keyfn, None if comp is _NO else comp, coll)) is not _col.NO:
         return r  # type: ignore[no-any-return]
     items = _items(coll, "sort-by")
-    parts = getattr(keyfn, "parts", None)  # (juxt :a :b): the key vectors' columns, without the vectors
+    parts = getattr(keyfn, KEY_PARTS_ATTR, None)  # (juxt :a :b): the key vectors' columns, without the vectors
     if parts is not None and all(type(p) is Keyword for p in parts) and (comp is _NO or _direction(comp) is not None):
         columns = [kw_values(p, items) for p in parts]
         tuples = _column_keys(columns)
