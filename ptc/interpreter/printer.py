@@ -180,7 +180,7 @@ class _Printer:
 
 def printed_bound(x: Any, limit: int) -> int | None:
     """An upper bound of len(pr_str(x)) when it is at most limit and x holds only plain data
-    (numbers, texts, keywords, realized vectors, lists, maps and sets nested at most 16
+    (numbers, texts, keywords, vectors, lists, realized lazy seqs, maps and sets nested at most 16
     deep), else None: a result can be checked against max_result without printing it
     (floats cost microseconds each). Anything else is left to the printer and its limits."""
     total = 0
@@ -199,7 +199,7 @@ def printed_bound(x: Any, limit: int) -> int | None:
                 total += len(y.name) + 1
             elif depth >= 16:
                 return None
-            elif t in v.VECTOR_TYPES or t is v.PList or t in v.SET_TYPES:
+            elif t in v.VECTOR_TYPES or t is v.PList or t in v.SET_TYPES or t is v.LazySeq and y.realized:
                 if t is v.Table:
                     return None
                 total += 2 * len(y) + 3

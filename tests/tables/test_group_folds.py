@@ -67,8 +67,8 @@ PROGRAMS = [
 
 
 @st.composite
-def tables(draw: Any) -> Any:
-    n = draw(st.integers(0, 30))
+def tables(draw: Any, least: int = 0, most: int = 30) -> Any:
+    n = draw(st.integers(least, most))
     floats = st.sampled_from([0.0, -0.0, 1.5, 2.0, -3.25, 10.0, 0.1, 0.2, 1e16, math.nan])
     cols = {
         "k": draw(st.lists(st.sampled_from(["a", "b", "c"]), min_size=n, max_size=n)),
@@ -94,6 +94,14 @@ def _outcome(src: str, data: Any) -> str:
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(table=tables())
 def test_folds_match_rows(src: str, table: Any) -> None:
+    assert _outcome(src, table) == _outcome(src, table.to_pylist())
+
+
+@pytest.mark.parametrize("src", [p for p in PROGRAMS if "(sort" in p])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=tables(least=100, most=300))
+def test_sorts_within_large_groups_match_rows(src: str, table: Any) -> None:
+    """Groups of 32 rows or more on average are sorted one by one (folds._sorted_segments)."""
     assert _outcome(src, table) == _outcome(src, table.to_pylist())
 
 
@@ -153,6 +161,22 @@ def test_folds_end_at_the_deadline() -> None:
     assert elapsed < 1.5, elapsed
 
 
+def test_sorting_large_groups_one_by_one_ends_at_the_deadline() -> None:
+    import time
+
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    t = pa.table({"k": rng.integers(0, 20_000, 4_000_000), "v": rng.random(4_000_000)})
+    src = "(count (for [[k g] (group-by :k data/t)] {:k k :t (take 2 (sort > (map :v g)))}))"
+    t0 = time.perf_counter()
+    with pytest.raises(ptc.PTCError) as e:
+        ptc.run(src, data={"t": t}, limits=ptc.Limits(timeout=0.5, max_collection=10_000_000))
+    elapsed = time.perf_counter() - t0
+    assert e.value.kind == "limit" and "timeout" in e.value.message, e.value
+    assert elapsed < 1.0, elapsed
+
+
 def test_a_fold_over_more_rows_than_max_memory_allows_ends_with_the_limit() -> None:
     import numpy as np
 
@@ -188,3 +212,15 @@ def test_categorical_and_small_integer_keys_group_as_values_do(src: str, table: 
                               table.column("k").slice(2).combine_chunks().dictionary_encode()])
     categorical = table.set_column(0, "k", k)
     assert _outcome(src, categorical) == _outcome(src, table.to_pylist())
+
+
+@pytest.mark.parametrize("count", [3, 1 << 16, (1 << 16) + 1, 300_000])
+def test_rows_are_put_in_group_order_stably(count: int) -> None:
+    """by_group: a radix sort of 16-bit group numbers, in two passes beyond 65,536 groups."""
+    import numpy as np
+
+    from ptc.interpreter.columnar.folds import by_group
+
+    codes = np.random.default_rng(count).integers(0, count, 200_000)
+    codes[:3] = count - 1  # the highest group number is there
+    assert np.array_equal(by_group(codes, count), np.argsort(codes, kind="stable"))

@@ -575,8 +575,16 @@ class Grouping:
 
 def by_group(codes: np.ndarray, count: int) -> np.ndarray:
     """The positions of codes (group numbers below count) ordered by group, stably: numpy sorts
-    16-bit integers by radix (3.5x faster than a stable sort of 64-bit ones at 10M rows)."""
-    return np.argsort(codes.astype(np.uint16) if count <= 1 << 16 else codes, kind="stable")
+    16-bit integers by radix (3.5x faster than a stable sort of 64-bit ones at 10M rows); more
+    groups than 16 bits number are sorted by their low 16 bits, then stably by the high ones
+    (10M rows in 100,000 groups: 1.0 s against 1.8 s)."""
+    if count <= 1 << 16:
+        return np.argsort(codes.astype(np.uint16), kind="stable")
+    if count > 1 << 32:
+        return np.argsort(codes, kind="stable")
+    low = np.argsort((codes & 0xFFFF).astype(np.uint16), kind="stable")
+    context.check_deadline()
+    return low[np.argsort((codes >> 16).astype(np.uint16)[low], kind="stable")]
 
 
 def group_table(g: Grouping) -> dict[str, Any]:
@@ -764,7 +772,8 @@ def _fold(step: tuple[Any, ...], rows: pa.Table, g: Grouping, gframe: pa.Table, 
                 if not is_array(by):
                     raise Fallback("a sort key that is the same for every value")
                 by = _flat(by).filter(reach) if keep is not None else _flat(by)
-            sorts[key] = _sorted_within(by, kind(by), codes, mod[1], mod[2] is not None)
+            sorts[key] = _sorted_within(by, kind(by), codes, mod[1], mod[2] is not None,
+                                        g.order if keep is None else None)
         order = sorts[key]
     if how == "take":
         return _take_n(x, codes, G, mod, extra[0], order)
@@ -891,10 +900,12 @@ def _ndistinct(x: Any, k: str, codes: np.ndarray, G: int) -> Any:
     return _hash_aggregate(codes, x, "count_distinct", G).fill_null(0)
 
 
-def _sorted_within(x: Any, k: str, codes: np.ndarray, cmp: str, stable: bool) -> np.ndarray:
+def _sorted_within(x: Any, k: str, codes: np.ndarray, cmp: str, stable: bool,
+                   grouped: np.ndarray | None = None) -> np.ndarray:
     """Row positions ordered by group, then by x (ascending; descending for >), ties in row
     order as Clojure's stable sort leaves them (stable: x are sort-by keys, whose ties may hold
-    different values; else equal values are the same bits and any order of ties will do)."""
+    different values; else equal values are the same bits and any order of ties will do).
+    `grouped`: the rows' positions by group (by_group of codes), when already known."""
     if k not in ("int", "float") and not (k == "str" and cmp == "compare"):
         raise Fallback(f"sort of {k} values (kernels sort numbers, and strings with compare)")
     if x.null_count:
@@ -911,9 +922,36 @@ def _sorted_within(x: Any, k: str, codes: np.ndarray, cmp: str, stable: bool) ->
         if k == "int" and len(keys) and keys.min() == np.iinfo(np.int64).min:
             raise Fallback("a descending sort of the smallest 64-bit integer")
         keys = -keys
+    G = int(codes.max()) + 1 if len(codes) else 0
+    if G * _SEGMENT_ROWS <= len(keys):
+        return _sorted_segments(keys, codes, G, stable, grouped)
     by_value = np.argsort(keys, kind="stable" if stable else "quicksort")
     context.check_deadline()  # each numpy call is bounded by the rows; the clock is read between them
-    return by_value[by_group(codes[by_value], int(codes.max()) + 1 if len(codes) else 0)]
+    return by_value[by_group(codes[by_value], G)]
+
+
+_SEGMENT_ROWS = 32  # rows per group on average from which each group is sorted on its own
+
+
+def _sorted_segments(keys: np.ndarray, codes: np.ndarray, G: int, stable: bool,
+                     grouped: np.ndarray | None) -> np.ndarray:
+    """_sorted_within for large groups: the rows put in group order once, then each group's
+    slice sorted on its own (sorts that fit in cache, n log(group size) work instead of n log n:
+    10M rows in 10,000 groups 1.4 s against 3.2 s for one sort of all the values); the clock
+    is read every 256 groups."""
+    order = by_group(codes, G) if grouped is None else grouped
+    context.check_deadline()
+    values = keys[order]
+    out = np.empty_like(order)
+    kind = "stable" if stable else "quicksort"
+    start = 0
+    for i, size in enumerate(np.bincount(codes, minlength=G).tolist()):
+        end = start + size
+        out[start:end] = order[start:end][np.argsort(values[start:end], kind=kind)]
+        start = end
+        if (i & 255) == 255:
+            context.check_deadline()
+    return out
 
 
 def _take_n(x: Any, codes: np.ndarray, G: int, mod: Any, count: int, order: Any) -> Any:
@@ -1024,14 +1062,16 @@ def _table_of(result: tuple[Any, ...], count: int) -> pa.Table | None:
 
 def entries(result: tuple[Any, ...] | Any, g: Grouping) -> Any:
     """(map f groups)'s lazy seq: a table's rows when each value is a flat map literal, else the values."""
-    from ..lazy import LazySeq, Slices
+    from ..lazy import LazySeq
     from .dispatch import rows_seq
 
     table = _table_of(result, g.count)
     if table is not None:
         return rows_seq(table)
     vals = values_by_group(result, g.count)
-    return LazySeq(Slices(vals, 0, True))
+    if len(vals) > 1024:  # what realizing it would charge: it is realized already
+        context.check_realized(len(vals), len(vals), "sequence")
+    return LazySeq.of_items(vals)  # realized: the result's size is bound without printing it
 
 
 def groups_map(result: tuple[Any, ...] | Any, g: Grouping) -> Any:
