@@ -665,16 +665,41 @@ def _by_type(plan: Plan, g: Grouping, v: Mixed) -> Any:
     in some groups, a float in others): the plan runs apart over the groups of each type, where
     the value is of one, and the results are put back in group order."""
     is_int = np.fromiter((type(x) is int for x in v.values), bool, len(v.values))
+    read = _row_columns(plan, g.table)
+    table = g.table if read is None else g.table.select(read)
     parts = []
     for sel in (is_int, ~is_int):
         idx = np.flatnonzero(sel)
         rank = np.full(g.count, -1, np.int64)
         rank[idx] = np.arange(len(idx))
         keep = sel[g.codes]
-        sub = Grouping(g.table.filter(pa.array(keep)), rank[g.codes[keep]], len(idx),
+        sub = Grouping(table.filter(pa.array(keep)), rank[g.codes[keep]], len(idx),
                        [a.take(pa.array(idx)) for a in g.key_arrays], g.juxt)
         parts.append((idx, run(plan, sub)))
     return _merged(parts[0], parts[1], g.count)
+
+
+def _row_columns(plan: Plan, table: pa.Table) -> list[int] | None:
+    """The positions of the table's columns the plan's steps read (kernels.column's rule), or None
+    when a fold reads whole rows (so a table split by group type keeps only what is read)."""
+    keys: set[Any] = set()
+
+    def walk(x: Any) -> None:
+        if type(x) is tuple:
+            if len(x) >= 2 and x[0] == "col" and type(x[1]) in (Keyword, str):
+                keys.add(x[1])
+            for y in x:
+                walk(y)
+        elif type(x) is list:
+            for y in x:
+                walk(y)
+
+    for step in plan.steps:
+        if step[0] == "fold" and step[2] != "count" and step[3] == ("arg",):
+            return None
+        walk(step)
+    return [i for i, c in enumerate(table.column_names)
+            if (k := host_key(c)) in keys and any(type(k) is type(x) and k == x for x in keys)]
 
 
 def _merged(a: tuple[np.ndarray, Any], b: tuple[np.ndarray, Any], count: int) -> Any:
