@@ -77,7 +77,16 @@ def _limit_arg(limit: Any) -> int:
     raise runtime_error(f"str/split: limit must be an integer, got {describe(limit)}")
 
 
+def _too_many_parts(n: int) -> None:
+    """Refuse a split into more parts than max_collection before the parts are made."""
+    if n > context.CURRENT.limits.max_collection:
+        context.check_size(n, "str/split result")
+
+
 def _split_literal(s: str, lit: str, limit: int) -> list[str]:
+    if len(s) > 4096:
+        count = s.count(lit) + 1  # one pass in C: the size before the allocation
+        _too_many_parts(count if limit <= 0 else min(count, limit))
     parts = s.split(lit, limit - 1) if limit > 0 else s.split(lit)
     if len(parts) == 1:
         return parts  # no match: the input itself (even when empty)
@@ -99,6 +108,8 @@ def split_regex(s: str, c: Compiled, limit: int = 0) -> list[str]:
                 continue  # no leading empty string for a zero-width match at the start
             out.append(s[index:start])
             index = end
+            if not len(out) & 65535:
+                _too_many_parts(len(out))
         else:
             out.append(s[index:])
             return out
