@@ -50,13 +50,18 @@ def _send(sock: socket.socket, payload: bytes, deadline: float | None = None) ->
     _send_all(sock, view, deadline)
 
 
+def _wait_until(sock: socket.socket, deadline: float | None) -> None:
+    """The socket's next send or receive waits no later than the deadline (_Timeout if past)."""
+    if deadline is not None:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise _Timeout()
+        sock.settimeout(left)
+
+
 def _send_all(sock: socket.socket, view: memoryview, deadline: float | None) -> None:
     while view:
-        if deadline is not None:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise _Timeout()
-            sock.settimeout(left)
+        _wait_until(sock, deadline)
         try:
             n = sock.send(view, _NOSIGNAL)
         except socket.timeout:
@@ -71,11 +76,7 @@ def _recv_exact(sock: socket.socket, n: int, deadline: float | None) -> bytes:
     view = memoryview(buf)
     got = 0
     while got < n:
-        if deadline is not None:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise _Timeout()
-            sock.settimeout(left)
+        _wait_until(sock, deadline)
         try:
             k = sock.recv_into(view[got:], n - got)
         except socket.timeout:
