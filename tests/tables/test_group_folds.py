@@ -63,6 +63,12 @@ PROGRAMS = [
     "{:k k :m m :d (reduce + (map #(* (- (:v %) m) (- (:v %) m)) g))}))))",
     HELPERS + "(for [[k g] (group-by :k data/t)] (let [xs (map :f g)] "
     "{:k k :v (reduce + (map #(Math/pow (- % (mean xs)) 2) xs)) :w (count (filter #(> % (median xs)) xs))}))",
+    # computations from the rows that several folds share (made once: folds._shared_row_values)
+    "(for [[k g] (group-by :k data/t)] (let [n (count g) mx (/ (reduce + (map :f g)) n) my (/ (reduce + (map :v g)) "
+    "(double n)) sxy (reduce + (map #(* (- (:f %) mx) (- (:v %) my)) g)) sxx (reduce + (map #(* (- (:f %) mx) "
+    "(- (:f %) mx)) g))] {:k k :sxy sxy :r (/ sxy (+ sxx 1.0))}))",
+    "(for [[k g] (group-by :k data/t)] {:k k :c (reduce + (map #(* (inc (:v %)) (inc (:v %))) g)) "
+    ":d (reduce max (map #(inc (:v %)) g)) :q (reduce + (map #(quot 6 (inc (:v %))) (filter #(> (:v %) 0) g)))})",
 ]
 
 
@@ -119,6 +125,24 @@ def test_every_shape_runs_as_folds_on_clean_data(src: str) -> None:
     report = explain(src, data={"t": _clean()})
     assert "no group built" in str(report), str(report)
     assert _outcome(src, _clean()) == _outcome(src, _clean().to_pylist())
+
+
+def test_a_computation_folds_share_is_made_once_and_never_out_of_an_if() -> None:
+    from ptc.interpreter.columnar.folds import _shared_row_values
+
+    diff = ("op", "-", ("col", "v", None), ("col", "\x00 b1", None))
+    steps = [("bcast", "\x00 b1", ("col", "\x00 f0", None)),
+             ("fold", "\x00 f2", "sum", ("op", "*", diff, diff), None, None, None),
+             ("fold", "\x00 f3", "sum", ("op", "*", diff, ("col", "w", None)), None, None, None)]
+    out = _shared_row_values(steps)
+    row = ("col", out[1][1], None)
+    assert out[1] == ("row", out[1][1], diff) and out[0] == steps[0]
+    assert out[2][3] == ("op", "*", row, row) and out[3][3] == ("op", "*", row, ("col", "w", None))
+    guarded = ("if", ("op", ">", ("col", "v", None), ("lit", 0)), diff, ("lit", 0))
+    kept = [("fold", "\x00 f2", "sum", guarded, None, None, None), ("fold", "\x00 f3", "max", guarded, None, None)]
+    assert _shared_row_values(kept) == kept  # on every row it may raise where the row path does not
+    filtered = [("fold", "\x00 f2", "sum", diff, ("op", ">", ("col", "v", None), ("lit", 0)), None, None)] * 2
+    assert _shared_row_values(filtered) == filtered
 
 
 def test_explain_says_why_a_body_is_not_a_plan() -> None:

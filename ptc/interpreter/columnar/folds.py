@@ -500,11 +500,63 @@ def plan_of(f: Any, mode: str) -> Plan | str:
         body = t.value_tree(t.tr(node.arities[0].body, {id(param): start}))
         steps = [s if s[0] != "bcast" else (s[0], s[1], _bind(s[2], f)) for s in t.steps]
         steps = [_bind_fold(s, f) if s[0] == "fold" else s for s in steps]
-        return Plan(steps, _bind_tree(body, f))
+        return Plan(_shared_row_values(steps), _bind_tree(body, f))
     except _Fail as e:
         return f"fn body uses {e.reason}: not a fold of the group, each group is built" if code else e.reason
     except _NotColumn as e:
         return e.reason
+
+
+def _shared_row_values(steps: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """The steps with each computation from the rows that unfiltered folds repeat (`(- (:v1 %) mx)`
+    in an sxy and an sxx) made once, as a ("row", name, expr) step before its first use: a
+    column of the rows the folds read (common subexpressions, the largest first)."""
+    while True:
+        seen: dict[str, list[Any]] = {}  # repr -> [expr, occurrences]
+
+        def walk(e: Any) -> bool:
+            """Counts e's computations from the rows, through arithmetic only (never out of an if,
+            an and, an or: a value computed on every row where it was computed on some may
+            raise where the row path does not); whether e reads a column of the rows."""
+            if type(e) is not tuple or not e:
+                return False
+            if e[0] != "op":
+                return "'col'" in repr(e)
+            reads = [walk(x) for x in e[2:]]
+            if any(reads):
+                seen.setdefault(repr(e), [e, 0])[1] += 1
+            return any(reads)
+
+        for st in steps:
+            if st[0] == "fold" and st[4] is None:
+                walk(st[3])
+        shared = [e for e, times in seen.values() if times > 1]
+        if not shared:
+            return steps
+        e = max(shared, key=lambda x: len(repr(x)))
+        name = f"\x00 r{len(steps)}"
+        key = repr(e)
+        out: list[tuple[Any, ...]] = []
+        for st in steps:
+            if st[0] == "fold" and st[4] is None:
+                elem = _replaced(st[3], key, ("col", name, None))
+                if elem is not st[3] and not any(o[1] == name for o in out):
+                    out.append(("row", name, e))
+                st = st[:3] + (elem,) + st[4:]
+            out.append(st)
+        steps = out
+
+
+def _replaced(e: Any, key: str, by: Any) -> Any:
+    """e with each part written `key` (a repr) replaced by `by`, through arithmetic only."""
+    if type(e) is not tuple or not e:
+        return e
+    if repr(e) == key:
+        return by
+    if e[0] != "op":
+        return e
+    parts = e[:2] + tuple(_replaced(x, key, by) for x in e[2:])
+    return e if all(a is b for a, b in zip(parts, e)) else parts
 
 
 def _bind_fold(s: tuple[Any, ...], f: Any) -> tuple[Any, ...]:
@@ -536,6 +588,7 @@ class Grouping:
     engine: bool = False  # the folds ran on DuckDB (see engine): no group numbers were made
     _keys: list[Any] | None = None
     _order: np.ndarray | None = None
+    _sizes: np.ndarray | None = None
 
     @property
     def keys(self) -> list[Any]:
@@ -564,6 +617,13 @@ class Grouping:
 
         context.check_deadline()
         return selection(self.table).take(pa.array(self.order)).table().combine_chunks()
+
+    @property
+    def sizes(self) -> np.ndarray:
+        """Each group's number of rows, counted once for all the plan's folds."""
+        if self._sizes is None:
+            self._sizes = _sizes(self.codes, self.count)
+        return self._sizes
 
     @property
     def order(self) -> np.ndarray:
@@ -628,6 +688,11 @@ def run(plan: Plan, g: Grouping) -> Any:
             if not is_array(v):
                 raise Fallback("a group value that is the same for every group")
             rows = rows.append_column(step[1], _flat(v).take(pa.array(g.codes)))
+        elif step[0] == "row":
+            v = value(step[2], rows)
+            if not is_array(v):
+                raise Fallback("a value of the rows that is the same for every row")
+            rows = rows.append_column(step[1], _flat(v))
         else:
             v = _fold(step, rows, g, _gframe(gcols, g.count), sorts)
             if type(v) is Mixed:  # a result only: as an operand its column is of no kind kernels compute
@@ -764,8 +829,9 @@ def _fold(step: tuple[Any, ...], rows: pa.Table, g: Grouping, gframe: pa.Table, 
     reach = None if keep is None else pa.array(keep)
     codes = g.codes if keep is None else g.codes[keep]
     G = g.count
+    sizes = g.sizes if keep is None else _sizes(codes, G)
     if how == "count":
-        return pa.array(np.bincount(codes, minlength=G))
+        return pa.array(sizes)
     x = value(elem, rows, reach)
     if not is_array(x):
         if x is None and how in ("sum-by", "avg-by", "first", "last"):
@@ -782,11 +848,11 @@ def _fold(step: tuple[Any, ...], rows: pa.Table, g: Grouping, gframe: pa.Table, 
     if how in ("first", "last"):
         return _first_last_of(x, codes, G, how)
     if how in ("sum-by", "avg-by"):
-        return _sum_avg_by(x, k, codes, G, how)
+        return _sum_avg_by(x, k, codes, G, how, sizes)
     if how == "sum":
-        return _sum(x, k, codes, G, extra[0])
+        return _sum(x, k, codes, G, extra[0], sizes)
     if how in ("max", "min"):
-        return _extreme(x, k, codes, G, how)
+        return _extreme(x, k, codes, G, how, sizes)
     order = None
     if how in ("take", "nth") and mod is not None:
         key = repr((elem, pred, mod[1] == ">", mod[2]))
@@ -801,9 +867,9 @@ def _fold(step: tuple[Any, ...], rows: pa.Table, g: Grouping, gframe: pa.Table, 
                                         g.order if keep is None else None)
         order = sorts[key]
     if how == "take":
-        return _take_n(x, codes, G, mod, extra[0], order)
+        return _take_n(x, codes, G, mod, extra[0], order, sizes)
     if how == "nth":
-        return _nth_of(x, codes, G, mod, extra[0], gframe, order)
+        return _nth_of(x, codes, G, mod, extra[0], gframe, order, sizes)
     raise Fallback(f"{how} is not a fold kernels compute")
 
 
@@ -820,9 +886,8 @@ def _sizes(codes: np.ndarray, G: int) -> np.ndarray:
     return np.bincount(codes, minlength=G)
 
 
-def _sum(x: Any, k: str, codes: np.ndarray, G: int, init: Any) -> Any:
+def _sum(x: Any, k: str, codes: np.ndarray, G: int, init: Any, sizes: np.ndarray) -> Any:
     """(reduce + [init] xs) per group: integers exactly, floats added in row order from 0.0."""
-    sizes = _sizes(codes, G)
     if len(x) == 0:
         return pa.array([0 if init is None else init] * G)
     _numbers(x, k, "+")
@@ -830,29 +895,31 @@ def _sum(x: Any, k: str, codes: np.ndarray, G: int, init: Any) -> Any:
     if k == "int":
         if init is not None and type(init) is float:
             raise Fallback("reduce + of integers from a float start")
-        bound = int(np.abs(vals).max()) * int(sizes.max()) + abs(init or 0)
+        bound = max(int(vals.max()), -int(vals.min())) * int(sizes.max()) + abs(init or 0)
         if bound >= 1 << 53:
             raise Fallback("integer sums beyond 2^53")
         sums = np.bincount(codes, weights=vals.astype(np.float64), minlength=G).astype(np.int64)
         if init:
             sums = sums + init
         return pa.array(sums)
-    negzero = (vals == 0) & np.signbit(vals)
     if init is not None and type(init) is int and abs(init) >= 1 << 53:
         raise Fallback("an integer beyond 2^53 added to floats")
     if init not in (None, 0, 0.0) or (type(init) is float and np.signbit(init)):
         raise Fallback("reduce + from a start other than 0")
     sums = np.bincount(codes, weights=vals, minlength=G)
-    if init is None and negzero.any():
-        # from +0.0 the partial sums are those from the first value except while every value
-        # so far is -0.0: a group of only -0.0 values sums to -0.0 in the row path
-        sums[np.bincount(codes[negzero], minlength=G) == sizes] = -0.0
+    if init is None:
+        zeros = np.flatnonzero(vals == 0)
+        negzero = zeros[np.signbit(vals[zeros])]
+        if len(negzero):
+            # from +0.0 the partial sums are those from the first value except while every value
+            # so far is -0.0: a group of only -0.0 values sums to -0.0 in the row path
+            sums[np.bincount(codes[negzero], minlength=G) == sizes] = -0.0
     if init is None and (sizes == 0).any():  # (reduce + []) is 0, an integer
         raise Fallback("a float sum of an empty group")
     return pa.array(sums)
 
 
-def _sum_avg_by(x: Any, k: str, codes: np.ndarray, G: int, how: str) -> Any:
+def _sum_avg_by(x: Any, k: str, codes: np.ndarray, G: int, how: str, sizes: np.ndarray) -> Any:
     """sum-by / avg-by per group: nils skipped, (sum-by) 0 and (avg-by) nil for none."""
     valid = None
     if x.null_count:
@@ -868,7 +935,7 @@ def _sum_avg_by(x: Any, k: str, codes: np.ndarray, G: int, how: str) -> Any:
     vals = _np(x.fill_null(0) if valid is not None else x)
     c = codes if valid is None else codes[valid]
     w = vals if valid is None else vals[valid]
-    ns = np.bincount(c, minlength=G)
+    ns = sizes if valid is None else np.bincount(c, minlength=G)
     if k == "int":
         if len(w) and int(np.abs(w).max()) * int(ns.max()) >= 1 << 53:
             raise Fallback("integer sums beyond 2^53")
@@ -884,9 +951,8 @@ def _sum_avg_by(x: Any, k: str, codes: np.ndarray, G: int, how: str) -> Any:
     return pa.array(means, mask=ns == 0)
 
 
-def _extreme(x: Any, k: str, codes: np.ndarray, G: int, how: str) -> Any:
+def _extreme(x: Any, k: str, codes: np.ndarray, G: int, how: str, sizes: np.ndarray) -> Any:
     _numbers(x, k, how)
-    sizes = _sizes(codes, G)
     if (sizes == 0).any():
         raise Fallback(f"{how} of an empty group (the row path raises)")
     if k == "float":
@@ -979,9 +1045,8 @@ def _sorted_segments(keys: np.ndarray, codes: np.ndarray, G: int, stable: bool,
     return out
 
 
-def _take_n(x: Any, codes: np.ndarray, G: int, mod: Any, count: int, order: Any) -> Any:
+def _take_n(x: Any, codes: np.ndarray, G: int, mod: Any, count: int, order: Any, sizes: np.ndarray) -> Any:
     """(take n xs) per group as a list per group: the first n in row order, or of the sorted seq."""
-    sizes = _sizes(codes, G)
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
     m = np.minimum(sizes, max(count, 0))
     if mod is None:
@@ -995,10 +1060,10 @@ def _take_n(x: Any, codes: np.ndarray, G: int, mod: Any, count: int, order: Any)
     return pa.ListArray.from_arrays(pa.array(offsets.astype(np.int32)), values)
 
 
-def _nth_of(x: Any, codes: np.ndarray, G: int, mod: Any, index: Any, gframe: pa.Table, order: Any) -> Any:
+def _nth_of(x: Any, codes: np.ndarray, G: int, mod: Any, index: Any, gframe: pa.Table, order: Any,
+            sizes: np.ndarray) -> Any:
     """(nth (sort xs) i) per group, i a group value; an index out of range is a nil that no
     computation may reach (the row path raises there)."""
-    sizes = _sizes(codes, G)
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
     if index == ("last",):
         i = sizes - 1
@@ -1113,10 +1178,15 @@ def describe(plan: Plan) -> str:
     from .expr import text
 
     parts = []
+    shared: dict[str, Any] = {}  # a row value folds share, shown where it is used
     for step in plan.steps:
+        if step[0] == "row":
+            shared[repr(("col", step[1], None))] = step[2]
         if step[0] != "fold":
             continue
         _, _, how, elem, pred, mod, *extra = step
+        for key, e in shared.items():
+            elem = _replaced(elem, key, e)
         what = "" if how == "count" or elem == ("arg",) else " " + text(elem)
         if mod == "distinct" or how == "ndistinct":
             how = "count-distinct"

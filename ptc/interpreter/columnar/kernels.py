@@ -23,7 +23,7 @@ import pyarrow.types as pt
 
 from ..table import arrow_kind, as_cells
 from ..values import FSet, Keyword, host_key
-from .frame import is_rows
+from .frame import _flat, is_rows
 
 _EXACT = 1 << 53  # integers a float holds exactly
 
@@ -251,7 +251,7 @@ def _op(name: str, args: tuple[Any, ...], frame: Any, reach: Any) -> Any:
             name, arg = "dow", arg[2]
         x = value(arg, frame, reach)
         if not is_array(x) or kind(x) != "date":
-            raise Fallback(f"a date part of a value that is not a date column (the row path raises)")
+            raise Fallback("a date part of a value that is not a date column (the row path raises)")
         if _nulls_reached(x, reach):
             raise Fallback("a nil reaches a date method (the row path raises)")
         return _DATE_PARTS[name](x).cast(pa.int64())
@@ -359,8 +359,7 @@ def _np_of(x: Any, fill: Any, n: int) -> Any:
 
     if not is_array(x):
         return np.full(n, x)
-    if isinstance(x, pa.ChunkedArray):
-        x = x.combine_chunks()
+    x = _flat(x)
     return (x.fill_null(fill) if x.null_count else x).to_numpy(zero_copy_only=False)
 
 
@@ -369,7 +368,7 @@ def _nulls_of(a: Any, b: Any) -> Any:
     if not masks:
         return None
     m = masks[0] if len(masks) == 1 else pc.or_(masks[0], masks[1])
-    return m.to_numpy(zero_copy_only=False) if not isinstance(m, pa.ChunkedArray) else m.combine_chunks().to_numpy(zero_copy_only=False)
+    return _flat(m).to_numpy(zero_copy_only=False)
 
 
 def _divide(args: tuple[Any, ...], reach: Any) -> Any:
