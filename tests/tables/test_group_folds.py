@@ -103,6 +103,37 @@ def test_folds_match_rows(src: str, table: Any) -> None:
     assert _outcome(src, table) == _outcome(src, table.to_pylist())
 
 
+def _on_fold_threads(src: str, table: Any) -> tuple[str, list[int]]:
+    """The outcome with the fold threads' threshold lowered to 0 (so small tables take that
+    path) and the sizes of the batches of folds handed to them."""
+    from ptc.interpreter.columnar import folds
+
+    batches: list[int] = []
+    real = folds._each
+
+    def each(batch: Any, fold: Any, rows: int, g: Any) -> Any:
+        batches.append(len(batch))
+        return real(batch, fold, rows, g)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(folds, "_PARALLEL_ROWS", 0)
+        mp.setattr(folds, "_each", each)
+        return _outcome(src, table), batches
+
+
+@pytest.mark.parametrize("src", PROGRAMS)
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=tables(least=1))
+def test_folds_on_the_fold_threads_match_rows(src: str, table: Any) -> None:
+    """Consecutive folds run at once on two threads over large tables (folds._each)."""
+    assert _on_fold_threads(src, table)[0] == _outcome(src, table.to_pylist())
+
+
+def test_consecutive_folds_are_handed_to_the_fold_threads_together() -> None:
+    outcome, batches = _on_fold_threads(PROGRAMS[1], _clean())
+    assert outcome == _outcome(PROGRAMS[1], _clean().to_pylist()) and batches == [2]
+
+
 @pytest.mark.parametrize("src", [p for p in PROGRAMS if "(sort" in p])
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(table=tables(least=100, most=300))

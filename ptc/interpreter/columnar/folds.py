@@ -679,7 +679,10 @@ def run(plan: Plan, g: Grouping) -> Any:
     rows = g.table
     sorts: dict[str, np.ndarray] = {}  # a seq's order within groups, sorted once for all its folds
     mixed: dict[str, Mixed] = {}
-    for step in plan.steps:
+    steps = plan.steps
+    i = 0
+    while i < len(steps):
+        step = steps[i]
         _check_work(rows.num_rows)
         if step[0] == "bcast":
             v = value(step[2], _gframe(gcols, g.count))
@@ -694,14 +697,58 @@ def run(plan: Plan, g: Grouping) -> Any:
                 raise Fallback("a value of the rows that is the same for every row")
             rows = rows.append_column(step[1], _flat(v))
         else:
-            v = _fold(step, rows, g, _gframe(gcols, g.count), sorts)
-            if type(v) is Mixed:  # a result only: as an operand its column is of no kind kernels compute
-                mixed[step[1]] = v
-                v = pa.nulls(g.count, pa.binary())
-            gcols[step[1]] = v
+            batch = [step]
+            while i + len(batch) < len(steps) and _independent(steps[i + len(batch)]) and _independent(step):
+                batch.append(steps[i + len(batch)])
+            gframe = _gframe(gcols, g.count)
+            for s, v in zip(batch, _each(batch, lambda s: _fold(s, rows, g, gframe, sorts), rows.num_rows, g)):
+                if type(v) is Mixed:  # a result only: as an operand its column is of no kind kernels compute
+                    mixed[s[1]] = v
+                    v = pa.nulls(g.count, pa.binary())
+                gcols[s[1]] = v
+            i += len(batch)
+            continue
+        i += 1
     context.check_deadline()
     frame = _gframe(gcols, g.count)
     return _eval_tree(plan.body, frame, mixed)
+
+
+# folds that read only the rows and the group numbers (not the group values nor a shared sort):
+# consecutive ones run at once on the fold threads
+_INDEPENDENT = frozenset({"count", "sum", "sum-by", "avg-by", "max", "min", "first", "last", "ndistinct"})
+_PARALLEL_ROWS = 1 << 17  # below this a fold takes about what handing it to a thread does
+
+
+def _independent(step: tuple[Any, ...]) -> bool:
+    return step[0] == "fold" and step[2] in _INDEPENDENT
+
+
+_POOL: tuple[Any, int] | None = None  # (the fold threads, in which process)
+
+
+def _each(batch: list[tuple[Any, ...]], fold: Any, rows: int, g: Grouping) -> list[Any]:
+    """fold of each step, on two threads when there are several over many rows and max_memory
+    holds two folds' allocations (numpy's bincount and Arrow's kernels release the interpreter
+    lock: 1.4-1.9x on two cores). Every fold has ended when this returns, and the first error in
+    step order is raised."""
+    global _POOL
+    import os
+
+    workers = min(2, os.cpu_count() or 1)
+    if len(batch) < 2 or rows < _PARALLEL_ROWS or workers < 2 \
+            or workers * rows * _BYTES_PER_ROW > context.CURRENT.limits.max_memory:  # each fold's own allocations
+        return [fold(s) for s in batch]
+    if _POOL is None or _POOL[1] != os.getpid():  # threads made before a fork are not in the child
+        from concurrent.futures import ThreadPoolExecutor
+
+        _POOL = (ThreadPoolExecutor(workers, thread_name_prefix="ptc-fold"), os.getpid())
+    from concurrent.futures import wait
+
+    g.sizes  # counted once, before the threads would each count them
+    futures = [_POOL[0].submit(fold, s) for s in batch]
+    wait(futures)
+    return [f.result() for f in futures]
 
 
 def run_on_engine(plan: Plan, table: Any, e: tuple[Any, ...]) -> tuple[Any, Grouping] | None:
