@@ -198,14 +198,18 @@ def test_a_changed_group_map_is_read_row_by_row() -> None:
     assert "no group built" not in str(explain(src, data={"t": _clean()}))
 
 
-def test_folds_end_at_the_deadline() -> None:
+@pytest.mark.parametrize("isolation", ["inline", "process"])
+def test_folds_end_at_the_deadline(isolation: str) -> None:
+    """700,000 groups of a 1M-row table, inline and in an isolated child (the table sent to
+    it on the clock): the run ends with the limit error by 1.5 s."""
     import numpy as np
 
     n = 1_000_000
     t = pa.table({"k": np.arange(n) % 700_000, "v": np.arange(n)})
-    limits = ptc.Limits(timeout=1.0)
+    limits = ptc.Limits(timeout=1.0, isolation=isolation)
     import time
 
+    ptc.run("(count data/t)", data={"t": t}, limits=limits)  # the child started (once a process), not the fold
     t0 = time.perf_counter()
     try:
         ptc.run("(count (for [[k g] (group-by :k data/t)] {:k k :s (reduce + (map :v g)) "
@@ -216,7 +220,8 @@ def test_folds_end_at_the_deadline() -> None:
     assert elapsed < 1.5, elapsed
 
 
-def test_sorting_large_groups_one_by_one_ends_at_the_deadline() -> None:
+@pytest.mark.parametrize("isolation", ["inline", "process"])
+def test_sorting_large_groups_one_by_one_ends_at_the_deadline(isolation: str) -> None:
     import time
 
     import numpy as np
@@ -224,9 +229,10 @@ def test_sorting_large_groups_one_by_one_ends_at_the_deadline() -> None:
     rng = np.random.default_rng(3)
     t = pa.table({"k": rng.integers(0, 20_000, 4_000_000), "v": rng.random(4_000_000)})
     src = "(count (for [[k g] (group-by :k data/t)] {:k k :t (take 2 (sort > (map :v g)))}))"
+    ptc.run("(count data/t)", data={"t": t}, limits=ptc.Limits(isolation=isolation))  # the child started
     t0 = time.perf_counter()
     with pytest.raises(ptc.PTCError) as e:
-        ptc.run(src, data={"t": t}, limits=ptc.Limits(timeout=0.5, max_collection=10_000_000))
+        ptc.run(src, data={"t": t}, limits=ptc.Limits(timeout=0.5, max_collection=10_000_000, isolation=isolation))
     elapsed = time.perf_counter() - t0
     assert e.value.kind == "limit" and "timeout" in e.value.message, e.value
     assert elapsed < 1.0, elapsed
