@@ -44,6 +44,33 @@ _EXPORTS: dict[str, tuple[str, str]] = {
 
 __all__ = sorted(_EXPORTS) + ["__version__"]
 
+# what the interpreter (the lowest layer) asks of the layers above: each wired here, at the top,
+# to the function that provides it, imported on its first call (ptc.interpreter.hooks)
+_PROVIDERS: dict[str, str] = {
+    "as_arrow": "ptc.data.sources:as_arrow",
+    "to_arrow": "ptc.data.results:to_arrow",
+    "to_pandas": "ptc.data.results:to_pandas",
+    "check_charts": "ptc.charts:check_returned",
+    "charts_in": "ptc.charts:charts_in",
+    "as_tools": "ptc.tools.tool:as_tools",
+    "tools_scope": "ptc.tools.lifetime:run_scope",
+    "wait_started": "ptc.tools.lifetime:wait_started",
+    "json_result": "ptc.tools.tool:json_result",
+    "result_html": "ptc.viewer.display:result_html",
+    "turn_html": "ptc.viewer.display:turn_html",
+    "step_html": "ptc.viewer.display:step_html",
+}
+
+
+def _wire() -> None:
+    from .interpreter import hooks
+
+    for name, where in _PROVIDERS.items():
+        getattr(hooks, name).provide(where)
+
+
+_wire()
+
 
 def __getattr__(name: str) -> Any:
     target = _EXPORTS.get(name)

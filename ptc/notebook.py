@@ -65,7 +65,9 @@ class PtcCells:
 
     def run(self, line: str, cell: str, namespace: dict[str, Any]) -> Any:
         """Run one cell; returns the RunResult (displayed by Jupyter) or None after an error."""
-        import ptc
+        from ptc.interpreter.api import run
+        from ptc.interpreter.errors import PTCError
+        from ptc.interpreter.limits import Limits
         from ptc.tools import as_tools
 
         try:
@@ -81,9 +83,9 @@ class PtcCells:
             data_names, tool_names = references(cell)
             data = {n: _variable(namespace, n, "data") for n in data_names}
             tools = as_tools({n: _variable(namespace, n, "tool") for n in tool_names}) if tool_names else None
-            limits = ptc.Limits(timeout=args.timeout) if args.timeout else None
-            result = ptc.run(cell, data=data, tools=tools, memory=self.memory, limits=limits)
-        except ptc.PTCError as e:
+            limits = Limits(timeout=args.timeout) if args.timeout else None
+            result = run(cell, data=data, tools=tools, memory=self.memory, limits=limits)
+        except PTCError as e:
             print(e.format(), file=sys.stderr)
             return None
         except (CellError, TypeError, ValueError) as e:

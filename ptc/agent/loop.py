@@ -82,9 +82,9 @@ class Step(BaseModel):
         return charts[0] if charts else None
 
     def _repr_html_(self) -> str:
-        from ..viewer.display import step_html
+        from ..interpreter import hooks
 
-        return step_html(self)
+        return hooks.step_html(self)  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True)
@@ -193,9 +193,7 @@ class Agent:
         if self.recorder is not None:
             handlers.append(self.recorder)
         elif self.store is not None:
-            from ..store import recorder
-
-            handlers.append(recorder(self.store, self.session_id))
+            handlers.append(self.store.recorder(self.session_id))
         from .trace import Telemetry
 
         telemetry = Telemetry(run_id, self.mission)

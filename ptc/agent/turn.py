@@ -111,9 +111,9 @@ class Turn(BaseModel):
         }
 
     def _repr_html_(self) -> str:
-        from ..viewer.display import turn_html
+        from ..interpreter import hooks
 
-        return turn_html(self)
+        return hooks.turn_html(self)  # type: ignore[no-any-return]
 
 
 def value_from_text(text: str) -> Any:

@@ -11,8 +11,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
-from ..charts import check_returned as check_returned_charts
-from . import context
+from . import context, hooks
 from . import runtime as rt
 from . import values as v
 from .analyzer import Names, analyze_program
@@ -50,9 +49,7 @@ class RunResult:
     @property
     def charts(self) -> list[Any]:
         """The charts (ptc.Chart) the value holds: the value itself or among its first items."""
-        from ..charts import charts_in
-
-        return charts_in(self.value)
+        return hooks.charts_in(self.value)  # type: ignore[no-any-return]
 
     @property
     def chart(self) -> Any:
@@ -61,21 +58,15 @@ class RunResult:
         return charts[0] if charts else None
 
     def _repr_html_(self) -> str:
-        from ..viewer.display import result_html
-
-        return result_html(self)
+        return hooks.result_html(self)  # type: ignore[no-any-return]
 
     def to_arrow(self) -> Any:
         """The value, a vector of maps, as a pyarrow Table (see `ptc.to_arrow`)."""
-        from ptc.data.results import to_arrow
-
-        return to_arrow(self.value)
+        return hooks.to_arrow(self.value)
 
     def to_pandas(self) -> Any:
         """The value, a vector of maps, as a pandas DataFrame (see `ptc.to_pandas`)."""
-        from ptc.data.results import to_pandas
-
-        return to_pandas(self.value)
+        return hooks.to_pandas(self.value)
 
 
 _LINE_MAPS: "OrderedDict[str, dict[int, tuple[int, int]]]" = OrderedDict()
@@ -171,9 +162,7 @@ def prepare_inputs(source: Any, data: Any, tools: Any, memory: Any, history: Any
         raise limit_error("max_source", limits.max_source, f"program source of {len(source)} characters")
     data_values = convert_data(data)
     if tools is not None and not isinstance(tools, Mapping):
-        from ..tools import as_tools
-
-        tools = as_tools(tools)
+        tools = hooks.as_tools(tools)
     return Inputs(data_values, dict(tools or {}), dict(memory or {}), tuple(history or ())[:3])
 
 
@@ -197,15 +186,11 @@ def run(
     servers of the tools the program names are started before its clock starts.
     """
     if tools:
-        from ..tools.lifetime import run_scope, wait_started
-
         if not isinstance(tools, Mapping):
-            from ..tools import as_tools
-
-            tools = as_tools(tools)
-        with run_scope(tools, eager=False):
+            tools = hooks.as_tools(tools)
+        with hooks.tools_scope(tools, eager=False):
             if isinstance(source, str):
-                wait_started(tools, _TOOL_NAMED.findall(source))  # a server's start is not on the clock
+                hooks.wait_started(tools, _TOOL_NAMED.findall(source))  # a server's start is not on the clock
             return _run(source, data, tools, memory, limits, history)
     return _run(source, data, tools, memory, limits, history)
 
@@ -253,7 +238,7 @@ def _run(source: str, data: Mapping[str, Any] | None, tools: Mapping[str, Any] |
             except rt._Fail as f:
                 value, failed = f.value, True
             rt.check_result_size(value)  # realizes a lazy result (printing it), within the limits
-            check_returned_charts(value)
+            hooks.check_charts(value)
             rt.realize_defs(user, state.defined)
             state.steps += rt.STEP_CHUNK - rt.RT["_n"]
         except BaseException as e:  # noqa: BLE001 - every failure becomes a PTCError

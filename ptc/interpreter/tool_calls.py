@@ -22,7 +22,7 @@ from concurrent.futures import Future, TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from . import context
+from . import context, hooks
 from . import values as v
 from .errors import PTCError, limit_error
 
@@ -76,9 +76,7 @@ def _call(name: str, tool: Any, args: Any, deadline: float, loan: Any) -> Any:
         if asyncio.iscoroutine(result):
             result = asyncio.run(_until(result, deadline))
         if invoke is None:
-            from ..tools.tool import json_result
-
-            result = json_result(result, f"tool/{name} result")
+            result = hooks.json_result(result, f"tool/{name} result")
         return result
     finally:
         context.borrow(None)

@@ -1040,9 +1040,9 @@ def from_python(x: Any, where: str = "value") -> Any:
         return dates.LocalDate(x.year, x.month, x.day)
     if hasattr(x, "model_dump") and not isinstance(x, type):  # pydantic models become maps
         return x.model_dump(mode="json")
-    from ..data.sources import as_arrow  # DataFrames, Arrow and DuckDB objects become tables
+    from . import hooks
 
-    arrow = as_arrow(x, where)
+    arrow = hooks.as_arrow(x, where)  # DataFrames, Arrow and DuckDB objects become tables
     if arrow is not None:
         return Table(arrow)
     raise PTCError(

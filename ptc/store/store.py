@@ -643,6 +643,13 @@ class Store:
 
         self._transact(finish)
 
+    def recorder(self, session_id: str | None = None, *, mode: str = "agent", title: str | None = None) -> Any:
+        """The event handler that persists a run into `session_id` (see `ptc.store.recorder`):
+        what `Agent(store=...)` asks its store for."""
+        from .recorder import recorder
+
+        return recorder(self, session_id, mode=mode, title=title)
+
     def load_run(self, run_id: str) -> RunRecord:
         """A run with its turns (JSON records, by number): enough to resume it."""
         with self._read() as conn:
