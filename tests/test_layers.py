@@ -34,12 +34,7 @@ def _modules(names: str) -> set[str]:
 # import cycles (issue 32: at most 2, none across packages): the modules of one package that import
 # each other, module names under ptc. (the interpreter's largest: its library and registry)
 KNOWN_CYCLES = [
-    _modules("llm.base llm.litellm_client"),
-    _modules("suite.bundled suite.bundled.__main__"),
-    _modules("store.compression store.recorder store.store"),
-    _modules("viewer viewer.display viewer.page"),
-    _modules("compression.append_only_summaries compression.base compression.full_history "
-             "compression.single_user_coalesced"),
+    _modules("store.compression store.store"),
     _modules("interpreter.lazy interpreter.printer interpreter.sorted interpreter.table interpreter.values"),
     _modules("interpreter.api interpreter.isolation interpreter.isolation.child interpreter.isolation.host "
              "interpreter.isolation.zygote"),
@@ -63,9 +58,13 @@ def _module(path: Path) -> str:
 
 def _imported(path: Path, module: str) -> set[str]:
     """Every module path's code imports, at the top or inside functions (`from . import x`, x a
-    module, as that module)."""
+    module, as that module), but those for annotations only (under `if TYPE_CHECKING:`)."""
     out: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            node.body = []  # imports for annotations only: no module is loaded
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             out.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom):

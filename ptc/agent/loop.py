@@ -21,7 +21,8 @@ from ..interpreter.api import RunResult, convert_data, run as run_program
 from ..interpreter.errors import PTCError
 from ..interpreter.limits import Limits
 from ..interpreter.printer import pr_str
-from ..llm.base import LLMError, Messages, Reply, Usage, acomplete, as_llm, complete
+from ..llm.base import LLMError, Messages, Reply, Usage, acomplete, complete
+from ..llm.choose import as_llm
 from ..tools.lifetime import arun_scope, run_scope
 from ..tools.pages import full_page_note
 from .events import Emitter, Event, EventHandler

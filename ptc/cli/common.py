@@ -59,7 +59,7 @@ def server_options(f: F) -> F:
 
 def model_llm(model: str, api_base: str | None, api_key: str | None) -> Any:
     """The LLM for `--model` (with `--api-base` / `--api-key`), through litellm."""
-    from ptc.llm.base import as_llm
+    from ptc.llm.choose import as_llm
 
     try:
         return as_llm(model, api_base=api_base, api_key=api_key)

@@ -1,7 +1,8 @@
 """Rendering turns into the messages sent to the LLM: pure functions, one module per strategy."""
 
 from .append_only_summaries import AppendOnlySummaries
-from .base import STRATEGY_NAMES, RenderContext, Strategy, resolve_strategy, strategy_label
+from .base import RenderContext, Strategy
+from .choose import STRATEGY_NAMES, resolve_strategy, strategy_label
 from .full_history import FullHistory
 from .single_user_coalesced import SingleUserCoalesced
 

@@ -63,7 +63,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from ..llm.base import LLMError, as_llm
+from ..llm.base import LLMError
+from ..llm.choose import as_llm
 from ..store.messages import Block, Message
 from ..store.recorder import Recorder
 from . import forest as F

@@ -98,7 +98,7 @@ class RecordingLLM:
     """
 
     def __init__(self, inner: Any, path: str | os.PathLike[str], *, overwrite: bool = False) -> None:
-        from .base import as_llm
+        from .choose import as_llm
 
         self.inner = as_llm(inner)
         self.path = Path(path)

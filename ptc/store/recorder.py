@@ -26,11 +26,14 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from ..agent.turn import ErrorInfo
+from .errors import NotFound
 from .messages import Block
-from .store import NotFound, Store
+
+if TYPE_CHECKING:  # Store.recorder makes the recorder: the type only
+    from .store import Store
 
 _LLM_ERROR = re.compile(r"^LLM error \((?P<kind>[\w-]+)\): (?P<message>.*)$", re.S)
 

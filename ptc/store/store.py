@@ -26,6 +26,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine, Row
 
 from . import paths
+from .errors import InvalidRange, NotFound, StoreError
 from .migrations import migrate, run_usage
 from .messages import (
     Block, CompactionNode, CompressionRecord, Message, Page, RunRecord, Session, Stats, as_blocks, dumps, text_of,
@@ -39,21 +40,6 @@ T = TypeVar("T")
 
 DEFAULT_PAGE = 50
 MAX_PAGE = 10_000
-
-
-class StoreError(Exception):
-    """A store operation was refused (bad input, or the database said no)."""
-
-
-class NotFound(StoreError, KeyError):
-    """No session, message or run with that id."""
-
-    def __str__(self) -> str:  # KeyError would repr() the message
-        return str(self.args[0]) if self.args else "not found"
-
-
-class InvalidRange(StoreError, ValueError):
-    """A compression or rollback range that would break the log (see the message)."""
 
 
 # -- query builders (module level so tests can EXPLAIN exactly what the store runs) ---------

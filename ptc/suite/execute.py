@@ -145,7 +145,7 @@ def _inner_llm(spec: ExecSpec) -> Any:
         if not spec.mission.script:
             raise ValueError(f"mission {spec.mission.id!r} has no script, so the 'scripted' model cannot answer it")
         return ScriptedLLM(spec.mission.script, model=SCRIPTED)
-    from ptc.llm.base import as_llm
+    from ptc.llm.choose import as_llm
 
     return as_llm(spec.model, api_base=spec.api_base, api_key=spec.api_key)
 

@@ -6,10 +6,12 @@ from __future__ import annotations
 import html
 import json
 import re
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
-from . import RunView
 from .highlight import highlight
+
+if TYPE_CHECKING:  # a RunView renders itself through display -> page: the type only
+    from .runs import RunView
 
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 PREVIEW = 400  # characters of a tool call's arguments or result shown

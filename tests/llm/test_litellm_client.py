@@ -12,7 +12,8 @@ litellm = pytest.importorskip("litellm")
 httpx = pytest.importorskip("httpx")
 
 from ptc.llm import litellm_client  # noqa: E402
-from ptc.llm.base import LLMError, Message, Reply, as_llm  # noqa: E402
+from ptc.llm.base import LLMError, Message, Reply  # noqa: E402
+from ptc.llm.choose import as_llm  # noqa: E402
 from ptc.llm.litellm_client import LiteLLM, classify_error  # noqa: E402
 from ptc.llm.tokens import count_message_tokens, count_tokens  # noqa: E402
 

@@ -22,7 +22,8 @@ from __future__ import annotations
 import threading
 from typing import Any, Sequence
 
-from ...llm.base import Usage, as_llm
+from ...llm.base import Usage
+from ...llm.choose import as_llm
 from ..builder import log_tokens, prepare_log
 from ..log import Message, is_summary, rounds
 from ..usage import ContextSettings, ContextUsage

@@ -18,7 +18,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Sequence
 
-from ...llm.base import LLMError, Usage, as_llm
+from ...llm.base import LLMError, Usage
+from ...llm.choose import as_llm
 from ...llm.tokens import count_tokens
 from ..log import SUMMARY_HEADER, Message
 from ..usage import ContextSettings, ContextUsage

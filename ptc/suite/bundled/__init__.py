@@ -47,9 +47,3 @@ def record(*, concurrency: int = 8) -> list[dict[str, Any]]:
         lines = [f"{r['mission']} / {r['strategy']}: {'; '.join(r['failures'])}" for r in failed]
         raise RuntimeError("missions failed while recording:\n  " + "\n  ".join(lines))
     return summary.records
-
-
-if __name__ == "__main__":  # pragma: no cover
-    from .__main__ import main
-
-    main()
