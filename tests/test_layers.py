@@ -36,8 +36,6 @@ def _modules(names: str) -> set[str]:
 KNOWN_CYCLES = [
     _modules("store.compression store.store"),
     _modules("interpreter.lazy interpreter.printer interpreter.sorted interpreter.table interpreter.values"),
-    _modules("interpreter.api interpreter.isolation interpreter.isolation.child interpreter.isolation.host "
-             "interpreter.isolation.zygote"),
     _modules("interpreter.analyzer interpreter.columnar.dispatch interpreter.columnar.engine "
              "interpreter.columnar.expr interpreter.columnar.folds interpreter.columnar.kernels "
              "interpreter.columnar.reduce interpreter.lib interpreter.lib.chart interpreter.lib.core_collections "

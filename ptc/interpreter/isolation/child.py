@@ -121,7 +121,7 @@ def _compile_ahead(source: str, data: Any, tool_names: Any, memory: Any, history
     """Parse and compile before the run (the host times the two phases separately); the run
     then finds the program in the compile cache. Errors are left for the run to report."""
     from ..analyzer import Names
-    from ..api import compile_program
+    from ..inline import compile_program
 
     try:
         compile_program(source, Names(frozenset(memory), frozenset(data), frozenset(tool_names),
@@ -134,13 +134,13 @@ def _compile_ahead(source: str, data: Any, tool_names: Any, memory: Any, history
 
 def _child_run(sock: socket.socket, source: str, data: Any, tool_names: Any, memory: dict[str, Any],
                limits: Limits, history: Any) -> bytes:
-    from ..api import run
+    from ..inline import run_inline
 
     tools = {name: _ToolStub(name, sock) for name in tool_names}
     err: PTCError | None = None
     out_of_memory = False
     try:
-        r = run(source, data=data, tools=tools, memory=memory, limits=limits, history=history)
+        r = run_inline(source, data, tools, memory, limits, history)
     except PTCError as e:
         e.__context__ = None  # the original exception's traceback holds the program's frames (its data)
         err = e

@@ -40,7 +40,7 @@ def run_isolated(
     history: Sequence[Any] | None = None,
 ) -> Any:
     """`ptc.run` in a child process; same results and errors as inline (see module doc)."""
-    from ..api import RunResult, prepare_inputs
+    from ..inline import RunResult, prepare_inputs
 
     limits = limits or Limits(isolation="process")
     if not hasattr(socket, "send_fds") or not hasattr(os, "fork") or resource is None:
@@ -131,7 +131,7 @@ class _BadMessage(Exception):
 
 def _parse(raw: bytes, limits: Limits) -> tuple[str, Any]:
     """Unpickle (allow-listed) and check the shape of one message from the (untrusted) child."""
-    from ..api import RunResult
+    from ..inline import RunResult
 
     def calls(items: Any) -> tuple[Any, ...]:
         out = []
@@ -197,7 +197,7 @@ def _with_partial(err: PTCError, host_calls: list[Any], mem_in: dict[str, Any],
                   prints: tuple[str, ...] = ()) -> PTCError:
     """err with what the host knows of a run it ended: the tool calls, and the lines the
     program had printed by its last tool call (the child sends them with each call)."""
-    from ..api import RunResult
+    from ..inline import RunResult
 
     err.partial = RunResult(None, prints, tuple(host_calls), mem_in)  # type: ignore[attr-defined]
     return err

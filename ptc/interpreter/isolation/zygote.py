@@ -241,7 +241,7 @@ _WARM_PROGRAM = """
 
 def _warm_up() -> None:
     from ..analyzer import Names
-    from ..api import compile_program
+    from ..inline import compile_program
     from ..registry import load_library
 
     load_library()
