@@ -22,7 +22,8 @@ from sqlalchemy.engine import Connection
 
 from .messages import CompressionRecord, Stats, as_blocks
 from .schema import ACTIVE, COMPRESSED, INVALID, STATUS_NAMES, SUMMARY, compression_records, messages, sessions
-from .store import IS_ACTIVE, InvalidRange, NotFound, _insert, _now, _spec
+from .errors import InvalidRange, NotFound
+from .writes import IS_ACTIVE, _insert, _now, _spec
 
 if TYPE_CHECKING:
     from .store import Store

@@ -14,7 +14,7 @@ import sys
 import time
 
 from ptc.store import Block, Store
-from ptc.store.store import _insert, _spec
+from ptc.store.writes import _insert, _spec
 
 
 def main() -> None:
