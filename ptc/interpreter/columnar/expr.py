@@ -6,7 +6,7 @@ A column expression is a tuple tree, made once when a program compiles (never pe
     ("col", key, default)   (key arg default): a column of a table
     ("lit", value)          a constant (nil, boolean, number, string, keyword, date, set)
     ("cap", name)           a local the fn captured, read from the fn's closure at run time
-    ("op", name, a, ...)    a builtin applied to sub-expressions (see OPS)
+    ("op", name, a, ...)    a builtin applied to sub-expressions (its registry entry's column_op)
     ("and", a, ...)  ("or", a, ...)
     ("in", set, x)          (#{...} x): x when it is a member
     ("has", set, x)         (contains? #{...} x)
@@ -25,21 +25,6 @@ from typing import Any
 
 from .. import nodes as n
 from ..values import FSet, Keyword
-
-# Builtins a column expression may call: the qualified name -> the op name kernels know.
-OPS: dict[str, str] = {
-    "=": "=", "not=": "not=", "<": "<", ">": ">", "<=": "<=", ">=": ">=",
-    "+": "+", "-": "-", "*": "*", "inc": "inc", "dec": "dec",
-    "not": "not", "nil?": "nil?", "some?": "some?",
-    "clojure.string/starts-with?": "starts-with?", "clojure.string/ends-with?": "ends-with?",
-    "clojure.string/includes?": "includes?",
-    ".isBefore": "isBefore", ".isAfter": "isAfter", ".isEqual": "isEqual",
-    "/": "/", "quot": "quot", "double": "double", "Math/sqrt": "sqrt", "Math/pow": "pow",
-    "abs": "abs", "Math/abs": "abs", "max": "max", "min": "min", "even?": "even?", "odd?": "odd?",
-    ".getYear": "year", ".getMonthValue": "month", ".getDayOfMonth": "day", ".getDayOfYear": "day_of_year",
-    ".getDayOfWeek": "dow", ".getValue": "getValue", "subs": "subs",
-    "clojure.string/upper-case": "upper", "clojure.string/lower-case": "lower",
-}
 
 _SCALARS = (type(None), bool, int, float, str, Keyword, datetime.date, datetime.datetime)
 ATTR = "_ptc_col"  # the attribute a fn carries: its column expression, or why it has none
@@ -152,7 +137,7 @@ def _call(node: n.Call, env: dict[int, tuple[Any, ...]], captured: set[int]) -> 
         if s[0] == "lit" and type(s[1]) is not FSet:
             raise _NotColumn("fn body calls contains? on a non-set: not a column expression")
         return ("has", s, _translate(node.args[1], env, captured))
-    op = OPS.get(name)
+    op = head.builtin.column_op  # type: ignore[attr-defined]
     if op is None:
         raise _NotColumn(f"fn body calls {name}: not a column expression")
     return ("op", op, *[_translate(x, env, captured) for x in node.args])

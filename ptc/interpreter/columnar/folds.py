@@ -32,7 +32,7 @@ import pyarrow.compute as pc
 from .. import context
 from .. import nodes as n
 from ..values import Keyword, host_key
-from .expr import NODE_ATTR, OPS, _NotColumn, _bind, _translate, scalar
+from .expr import NODE_ATTR, _NotColumn, _bind, _translate, scalar
 from .frame import _flat
 from .kernels import Fallback, Mixed, is_array, kind, truth, value
 
@@ -195,7 +195,7 @@ class _Translator:
         method = _CALLS.get(name)
         if method is not None:
             return method(self, args, env)
-        op = OPS.get(name)
+        op = head.builtin.column_op  # type: ignore[attr-defined]
         if op is None:
             raise _Fail(f"{name} in a group body")
         return ("G", ("op", op, *[self.group(self.tr(a, env)) for a in args]))
@@ -227,8 +227,8 @@ class _Translator:
             if elem != ("arg",):
                 raise _Fail("a key looked up on a value that is not a row")
             return ("col", f.value, None)  # type: ignore[attr-defined]
-        if type(f) is n.BuiltinRef and f.builtin.qualified in OPS:  # type: ignore[attr-defined]
-            return ("op", OPS[f.builtin.qualified], elem)  # type: ignore[attr-defined]
+        if type(f) is n.BuiltinRef and f.builtin.column_op is not None:  # type: ignore[attr-defined]
+            return ("op", f.builtin.column_op, elem)  # type: ignore[attr-defined]
         if type(f) is n.BuiltinRef and f.builtin.qualified == "identity":  # type: ignore[attr-defined]
             return elem
         if type(f) is not n.Fn or len(f.arities) != 1:  # type: ignore[attr-defined]

@@ -241,6 +241,8 @@ def _op(name: str, args: tuple[Any, ...], frame: Any, reach: Any) -> Any:
         return acc
     if name in _NUMERIC:
         return _NUMERIC[name](tuple(value(x, frame, reach) for x in args), reach)
+    if name == "dow":  # checked before the date parts, where the day's number is computed for .getValue
+        raise Fallback("a DayOfWeek value (its .getValue is a column, the constant is not)")
     if name in _DATE_PARTS or name == "getValue":
         if len(args) != 1:
             raise Fallback(f"{name} with {len(args)} arguments")
@@ -255,8 +257,6 @@ def _op(name: str, args: tuple[Any, ...], frame: Any, reach: Any) -> Any:
         if _nulls_reached(x, reach):
             raise Fallback("a nil reaches a date method (the row path raises)")
         return _DATE_PARTS[name](x).cast(pa.int64())
-    if name == "dow":
-        raise Fallback("a DayOfWeek value (its .getValue is a column, the constant is not)")
     if name in ("subs", "upper", "lower"):
         return _text(name, args, frame, reach)
     if name == "present":  # a fold's value that is nil only where the row path raises

@@ -656,7 +656,7 @@ def update_keys(m: Any, f: Any) -> Any:
 # -- lookup ---------------------------------------------------------------------------
 
 
-@builtin("get", args=("[m k]", "[m k not-found]"), category="maps",
+@builtin("get", pure=True, args=("[m k]", "[m k not-found]"), category="maps",
          doc="The value at key k in a map (index in a vector/string, member of a set), else not-found or nil.",
          ex=(("(get {:a 1} :a)", "1"), ("(get {:a 1} :b 0)", "0"), ("(get [10 20] 1)", "20"),
              ("(get {\"name\" \"Ann\"} \"name\")", "\"Ann\"")))
@@ -664,7 +664,7 @@ def get(m: Any, k: Any, default: Any = None) -> Any:
     return lookup(m, k, default)
 
 
-@builtin("get-in", args=("[m ks]", "[m ks not-found]"), category="maps",
+@builtin("get-in", pure=True, args=("[m ks]", "[m ks not-found]"), category="maps",
          doc="The value at the key path ks, else not-found or nil.",
          ex=(("(get-in {:a {:b 1}} [:a :b])", "1"), ("(get-in {:a {}} [:a :b] 0)", "0"),
              ("(get-in {:a [{:b 5}]} [:a 0 :b])", "5")))

@@ -125,7 +125,7 @@ def _div2(a: Any, b: Any) -> Any:
     raise _bad("/", a, b)
 
 
-@builtin("+", args=("[]", "[x]", "[x y]", "[x y & more]"), category="numbers",
+@builtin("+", pure=True, column_op="+", args=("[]", "[x]", "[x y]", "[x y & more]"), category="numbers",
          doc="Sum of the numbers; (+) is 0. Integers stay integers, any float makes the result a float.",
          ex=(("(+ 1 2 3)", "6"), ("(+ 1 2.5)", "3.5"), ("(+)", "0")))
 def add(*args: Any) -> Any:
@@ -144,7 +144,7 @@ def add(*args: Any) -> Any:
     return r
 
 
-@builtin("-", args=("[x]", "[x y]", "[x y & more]"), category="numbers",
+@builtin("-", pure=True, column_op="-", args=("[x]", "[x y]", "[x y & more]"), category="numbers",
          doc="Subtracts the rest from the first number; with one argument, negates it.",
          ex=(("(- 10 3 2)", "5"), ("(- 5)", "-5"), ("(- 1.5 1)", "0.5")))
 def sub(x: Any, *more: Any) -> Any:
@@ -165,7 +165,7 @@ def sub(x: Any, *more: Any) -> Any:
     return r
 
 
-@builtin("*", args=("[]", "[x]", "[x y]", "[x y & more]"), category="numbers",
+@builtin("*", pure=True, column_op="*", args=("[]", "[x]", "[x y]", "[x y & more]"), category="numbers",
          doc="Product of the numbers; (*) is 1.",
          ex=(("(* 2 3 4)", "24"), ("(* 2 1.5)", "3.0"), ("(*)", "1")))
 def mul(*args: Any) -> Any:
@@ -183,7 +183,7 @@ def mul(*args: Any) -> Any:
     return r
 
 
-@builtin("/", args=("[x]", "[x y]", "[x y & more]"), category="numbers",
+@builtin("/", pure=True, column_op="/", args=("[x]", "[x y]", "[x y & more]"), category="numbers",
          doc="Divides the first number by the rest; (/ x) is 1/x. Exact integer quotients stay "
              "integers, others are floats (no ratios). Integer division by zero is an error.",
          ex=(("(/ 10 5)", "2"), ("(/ 10 4)", "2.5"), ("(/ 1.0 4)", "0.25"), ("(/ 4.0)", "0.25")))
@@ -209,7 +209,7 @@ def _zero_div() -> Exception:
     return runtime_error("Divide by zero", hint="check the divisor before dividing")
 
 
-@builtin("quot", args="[num div]", category="numbers",
+@builtin("quot", pure=True, column_op="quot", args="[num div]", category="numbers",
          doc="Quotient of dividing num by div, truncated toward zero.",
          ex=(("(quot 7 2)", "3"), ("(quot -7 2)", "-3"), ("(quot 7.5 2)", "3.0")))
 def quot(num: Any, div: Any) -> Any:
@@ -234,7 +234,7 @@ def _float_rem(n: float, d: float) -> float:
     return n - math.trunc(q) * d
 
 
-@builtin("rem", args="[num div]", category="numbers",
+@builtin("rem", pure=True, args="[num div]", category="numbers",
          doc="Remainder of dividing num by div; the result has the sign of num.",
          ex=(("(rem 7 2)", "1"), ("(rem -7 2)", "-1"), ("(rem 7.5 2)", "1.5")))
 def rem(num: Any, div: Any) -> Any:
@@ -254,7 +254,7 @@ def rem(num: Any, div: Any) -> Any:
     raise _bad("rem", num, div)
 
 
-@builtin("mod", args="[num div]", category="numbers",
+@builtin("mod", pure=True, args="[num div]", category="numbers",
          doc="Modulus of num and div (floored division); the result has the sign of div.",
          ex=(("(mod 7 2)", "1"), ("(mod -7 2)", "1"), ("(mod 7 -2)", "-1"), ("(mod -7.5 2)", "0.5")))
 def mod(num: Any, div: Any) -> Any:
@@ -275,7 +275,7 @@ def mod(num: Any, div: Any) -> Any:
     raise _bad("mod", num, div)
 
 
-@builtin("inc", args="[x]", category="numbers", doc="x plus one.",
+@builtin("inc", pure=True, column_op="inc", args="[x]", category="numbers", doc="x plus one.",
          ex=(("(inc 1)", "2"), ("(inc 1.5)", "2.5")))
 def inc(x: Any) -> Any:
     if type(x) is int and x < _FAST:
@@ -286,7 +286,7 @@ def inc(x: Any) -> Any:
     raise _num_err("inc", x)
 
 
-@builtin("dec", args="[x]", category="numbers", doc="x minus one.",
+@builtin("dec", pure=True, column_op="dec", args="[x]", category="numbers", doc="x minus one.",
          ex=(("(dec 1)", "0"), ("(dec 1.5)", "0.5")))
 def dec(x: Any) -> Any:
     if type(x) is int and x > -_FAST:
@@ -323,7 +323,7 @@ def _min2(x: Any, y: Any) -> Any:
     raise _bad("min", x, y)
 
 
-@builtin("max", args=("[x]", "[x y]", "[x y & more]"), category="numbers",
+@builtin("max", pure=True, column_op="max", args=("[x]", "[x y]", "[x y & more]"), category="numbers",
          doc="The greatest of the numbers (NaN if any is NaN). Use max-key or sort for other values.",
          ex=(("(max 1 5 3)", "5"), ("(max 1 2.5)", "2.5"), ("(apply max [4 9 2])", "9")))
 def max_(x: Any, *more: Any) -> Any:
@@ -336,7 +336,7 @@ def max_(x: Any, *more: Any) -> Any:
     return r
 
 
-@builtin("min", args=("[x]", "[x y]", "[x y & more]"), category="numbers",
+@builtin("min", pure=True, column_op="min", args=("[x]", "[x y]", "[x y & more]"), category="numbers",
          doc="The least of the numbers (NaN if any is NaN). Use min-key or sort for other values.",
          ex=(("(min 1 5 3)", "1"), ("(min 1 0.5)", "0.5"), ("(apply min [4 9 2])", "2")))
 def min_(x: Any, *more: Any) -> Any:
@@ -349,7 +349,7 @@ def min_(x: Any, *more: Any) -> Any:
     return r
 
 
-@builtin("abs", args="[a]", category="numbers", doc="Absolute value of a number.",
+@builtin("abs", pure=True, column_op="abs", args="[a]", category="numbers", doc="Absolute value of a number.",
          ex=(("(abs -5)", "5"), ("(abs -2.5)", "2.5")))
 def abs_(a: Any) -> Any:
     t = type(a)
@@ -361,7 +361,7 @@ def abs_(a: Any) -> Any:
 # -- comparison ---------------------------------------------------------------------
 
 
-@builtin("=", args=("[x]", "[x y]", "[x y & more]"), category="comparison",
+@builtin("=", pure=True, column_op="=", args=("[x]", "[x y]", "[x y & more]"), category="comparison",
          doc="True if all arguments are equal (Clojure equality: 1 and 1.0 differ, [1 2] equals '(1 2)).",
          ex=(("(= 1 1)", "true"), ("(= [1 2] '(1 2))", "true"), ("(= 1 1.0)", "false"),
              ("(= {:a 1} {:a 1})", "true")))
@@ -375,7 +375,7 @@ def eq(x: Any, *more: Any) -> bool:
     return True
 
 
-@builtin("not=", args=("[x]", "[x y]", "[x y & more]"), category="comparison",
+@builtin("not=", pure=True, column_op="not=", args=("[x]", "[x y]", "[x y & more]"), category="comparison",
          doc="Same as (not (= x y ...)).",
          ex=(("(not= 1 2)", "true"), ("(not= :a :a)", "false"), ("(not= 1 1 2)", "true")))
 def not_eq(x: Any, *more: Any) -> bool:
@@ -405,6 +405,7 @@ def num_eq(x: Any, *more: Any) -> bool:
 
 
 def _make_cmp(name: str, op: Any, doc: str, ex: Any) -> None:
+    """A numeric comparison builtin: pure, and the column op of the same name."""
     def cmp(x: Any, *more: Any) -> bool:
         if len(more) == 1:
             y = more[0]
@@ -415,7 +416,8 @@ def _make_cmp(name: str, op: Any, doc: str, ex: Any) -> None:
             return True
         return _numcmp(name, op, x, more)
 
-    builtin(name, args=("[x]", "[x y]", "[x y & more]"), category="comparison", doc=doc, ex=ex)(cmp)
+    builtin(name, args=("[x]", "[x y]", "[x y & more]"), category="comparison", doc=doc, ex=ex, pure=True,
+            column_op=name)(cmp)
     globals()["cmp_" + {"<": "lt", ">": "gt", "<=": "le", ">=": "ge"}[name]] = cmp
 
 
@@ -544,7 +546,7 @@ def compare(x: Any, y: Any) -> int:
 # -- number predicates --------------------------------------------------------------
 
 
-@builtin("zero?", args="[num]", category="numbers", doc="True if num is zero.",
+@builtin("zero?", pure=True, args="[num]", category="numbers", doc="True if num is zero.",
          ex=(("(zero? 0)", "true"), ("(zero? 0.0)", "true"), ("(zero? 3)", "false")))
 def zero_p(num: Any) -> bool:
     t = type(num)
@@ -553,7 +555,7 @@ def zero_p(num: Any) -> bool:
     raise _num_err("zero?", num)
 
 
-@builtin("pos?", args="[num]", category="numbers", doc="True if num is greater than zero.",
+@builtin("pos?", pure=True, args="[num]", category="numbers", doc="True if num is greater than zero.",
          ex=(("(pos? 3)", "true"), ("(pos? 0)", "false")))
 def pos_p(num: Any) -> bool:
     t = type(num)
@@ -562,7 +564,7 @@ def pos_p(num: Any) -> bool:
     raise _num_err("pos?", num)
 
 
-@builtin("neg?", args="[num]", category="numbers", doc="True if num is less than zero.",
+@builtin("neg?", pure=True, args="[num]", category="numbers", doc="True if num is less than zero.",
          ex=(("(neg? -1)", "true"), ("(neg? 0)", "false")))
 def neg_p(num: Any) -> bool:
     t = type(num)
@@ -575,7 +577,7 @@ def _not_int(who: str, n: Any) -> Exception:
     return runtime_error(f"{who}: argument must be an integer, got {describe(n)}")
 
 
-@builtin("even?", args="[n]", category="numbers", doc="True if the integer n is even (error for non-integers).",
+@builtin("even?", pure=True, column_op="even?", args="[n]", category="numbers", doc="True if the integer n is even (error for non-integers).",
          ex=(("(even? 4)", "true"), ("(even? 3)", "false")))
 def even_p(n: Any) -> bool:
     if type(n) is int:
@@ -583,7 +585,7 @@ def even_p(n: Any) -> bool:
     raise _not_int("even?", n)
 
 
-@builtin("odd?", args="[n]", category="numbers", doc="True if the integer n is odd (error for non-integers).",
+@builtin("odd?", pure=True, column_op="odd?", args="[n]", category="numbers", doc="True if the integer n is odd (error for non-integers).",
          ex=(("(odd? 3)", "true"), ("(odd? 4)", "false")))
 def odd_p(n: Any) -> bool:
     if type(n) is int:
@@ -711,7 +713,7 @@ def _to_double(who: str, x: Any) -> float:
                         hint="use parse-double to read a number from a string" if t is str else None)
 
 
-@builtin("double", args="[x]", category="numbers", doc="Coerces a number to a float.",
+@builtin("double", column_op="double", args="[x]", category="numbers", doc="Coerces a number to a float.",
          ex=(("(double 1)", "1.0"), ("(double 2.5)", "2.5")))
 def double(x: Any) -> float:
     if type(x) is float:

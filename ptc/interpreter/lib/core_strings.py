@@ -113,7 +113,7 @@ def _index(who: str, i: Any) -> int:
     raise runtime_error(f"{who}: index must be an integer, got {describe(i)}")
 
 
-@builtin("subs", args=("[s start]", "[s start end]"), category="strings",
+@builtin("subs", column_op="subs", args=("[s start]", "[s start end]"), category="strings",
          doc="The substring of s from start (inclusive) to end (exclusive, default the end of s).",
          ex=(("(subs \"hello\" 1)", "\"ello\""), ("(subs \"hello\" 1 3)", "\"el\"")))
 def subs(s: Any, start: Any, end: Any = _NOARG) -> str:

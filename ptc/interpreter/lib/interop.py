@@ -62,7 +62,7 @@ def _arg(who: str, x: Any) -> float:
 
 
 def _math1(name: str, fn: Callable[[float], float], doc: str, ex: Any,
-           overflow: Callable[[float], float] = lambda x: _INF) -> Callable[[Any], float]:
+           overflow: Callable[[float], float] = lambda x: _INF, column_op: str | None = None) -> Callable[[Any], float]:
     who = "Math/" + name
 
     def f(a: Any) -> float:
@@ -75,7 +75,7 @@ def _math1(name: str, fn: Callable[[float], float], doc: str, ex: Any,
             return overflow(x)
 
     f.__name__ = name
-    builtin(name, ns="Math", args="[a]", category="math", doc=doc, ex=ex)(f)
+    builtin(name, ns="Math", args="[a]", category="math", doc=doc, ex=ex, column_op=column_op)(f)
     return f
 
 
@@ -130,7 +130,7 @@ _math1("ceil", _ceil, "The smallest whole number (as a float) not less than a.",
 _math1("rint", _rint, "The whole number (as a float) closest to a; ties go to the even one.",
        (("(Math/rint 2.5)", "2.0"),))
 _math1("sqrt", math.sqrt, "Square root (NaN for negative numbers).",
-       (("(Math/sqrt 16)", "4.0"), ("(Math/sqrt 2)", "1.4142135623730951")))
+       (("(Math/sqrt 16)", "4.0"), ("(Math/sqrt 2)", "1.4142135623730951")), column_op="sqrt")
 def _cbrt(x: float) -> float:
     if not math.isfinite(x) or x == 0:
         return x
@@ -178,7 +178,7 @@ def math_round(a: Any) -> int:
     return max(_MIN64, min(_MAX64, r))
 
 
-@builtin("abs", ns="Math", args="[a]", category="math", doc="Absolute value (integers stay integers).",
+@builtin("abs", column_op="abs", ns="Math", args="[a]", category="math", doc="Absolute value (integers stay integers).",
          ex=(("(Math/abs -5)", "5"), ("(Math/abs -2.5)", "2.5")))
 def math_abs(a: Any) -> Any:
     t = type(a)
@@ -208,7 +208,7 @@ def _pow(x: float, y: float) -> float:
     return -_INF if (math.copysign(1.0, x) < 0 and odd) else _INF
 
 
-@builtin("pow", ns="Math", args="[a b]", category="math",
+@builtin("pow", column_op="pow", ns="Math", args="[a b]", category="math",
          doc="a raised to the power b, as a float (overflow gives ##Inf).",
          ex=(("(Math/pow 2 10)", "1024.0"), ("(Math/pow 2 0.5)", "1.4142135623730951"), ("(Math/pow 10 400)", "##Inf")))
 def math_pow(a: Any, b: Any) -> float:

@@ -282,14 +282,14 @@ def _same(who: str, a: Any, b: Any) -> None:
         raise runtime_error(f"{who}: cannot compare {describe(a)} with {describe(b)}")
 
 
-@method("isBefore", TEMPORAL, "[a b]", "True if a is strictly before b.", category=_CAT,
+@method("isBefore", TEMPORAL, "[a b]", "True if a is strictly before b.", category=_CAT, column_op="isBefore",
         ex=(('(.isBefore (LocalDate/parse "2026-01-01") (LocalDate/parse "2026-03-14"))', "true"),))
 def is_before(a: Any, b: Any) -> bool:
     _same(".isBefore", a, b)
     return a < b  # type: ignore[no-any-return]
 
 
-@method("isAfter", TEMPORAL, "[a b]", "True if a is strictly after b.", category=_CAT,
+@method("isAfter", TEMPORAL, "[a b]", "True if a is strictly after b.", category=_CAT, column_op="isAfter",
         ex=(('(.isAfter (LocalDate/parse "2026-01-01") (LocalDate/parse "2026-03-14"))', "false"),))
 def is_after(a: Any, b: Any) -> bool:
     _same(".isAfter", a, b)
@@ -297,6 +297,7 @@ def is_after(a: Any, b: Any) -> bool:
 
 
 @method("isEqual", TEMPORAL, "[a b]", "True if a and b are the same date (time).", category=_CAT,
+        column_op="isEqual",
         ex=(('(.isEqual (LocalDate/of 2026 3 14) (LocalDate/parse "2026-03-14"))', "true"),))
 def is_equal(a: Any, b: Any) -> bool:
     _same(".isEqual", a, b)
@@ -306,16 +307,16 @@ def is_equal(a: Any, b: Any) -> bool:
 # -- fields ----------------------------------------------------------------------------------
 
 
-def _field(name: str, on: tuple[type, ...], doc: str, get: Any, example: str) -> None:
+def _field(name: str, on: tuple[type, ...], doc: str, get: Any, example: str, column_op: str | None = None) -> None:
     method(name, on, "[t]", doc, category=_CAT, ex=((f'(.{name} (LocalDate/parse "2026-03-14"))', example),)
-           if D in on else ((f'(.{name} (LocalDateTime/parse "2026-03-14T10:15:30"))', example),))(
-        lambda t: get(t))
+           if D in on else ((f'(.{name} (LocalDateTime/parse "2026-03-14T10:15:30"))', example),),
+           column_op=column_op)(lambda t: get(t))
 
 
-_field("getYear", TEMPORAL, "The year.", lambda t: t.year, "2026")
-_field("getMonthValue", TEMPORAL, "The month, 1 to 12.", lambda t: t.month, "3")
-_field("getDayOfMonth", TEMPORAL, "The day of the month, 1 to 31.", lambda t: t.day, "14")
-_field("getDayOfYear", TEMPORAL, "The day of the year, 1 to 366.", lambda t: t.timetuple().tm_yday, "73")
+_field("getYear", TEMPORAL, "The year.", lambda t: t.year, "2026", "year")
+_field("getMonthValue", TEMPORAL, "The month, 1 to 12.", lambda t: t.month, "3", "month")
+_field("getDayOfMonth", TEMPORAL, "The day of the month, 1 to 31.", lambda t: t.day, "14", "day")
+_field("getDayOfYear", TEMPORAL, "The day of the year, 1 to 366.", lambda t: t.timetuple().tm_yday, "73", "day_of_year")
 _field("lengthOfMonth", TEMPORAL, "The number of days in t's month.",
        lambda t: calendar.monthrange(t.year, t.month)[1], "31")
 _field("lengthOfYear", TEMPORAL, "The number of days in t's year.", lambda t: 366 if calendar.isleap(t.year) else 365,
@@ -324,7 +325,7 @@ _field("isLeapYear", TEMPORAL, "True if t's year is a leap year.", lambda t: cal
 _field("getMonth", TEMPORAL, "The month as a Month constant (str gives MARCH; .getValue its number).",
        lambda t: list(dates.MONTHS.values())[t.month - 1], "\"MARCH\"")
 _field("getDayOfWeek", TEMPORAL, "The day of the week as a DayOfWeek constant (str gives SATURDAY; .getValue 1-7).",
-       lambda t: list(dates.DAYS_OF_WEEK.values())[t.weekday()], "\"SATURDAY\"")
+       lambda t: list(dates.DAYS_OF_WEEK.values())[t.weekday()], "\"SATURDAY\"", "dow")
 _field("toEpochDay", (D,), "Days since 1970-01-01.", lambda t: (t - dt.date(1970, 1, 1)).days, "20526")
 _field("getHour", (DT,), "The hour, 0 to 23.", lambda t: t.hour, "10")
 _field("getMinute", (DT,), "The minute, 0 to 59.", lambda t: t.minute, "15")
@@ -443,7 +444,7 @@ def until(a: Any, b: Any, unit: Any) -> int:
 
 
 method("getValue", (ENUM,), "[day-or-month]", "The number of a DayOfWeek (1 = MONDAY) or Month (1 = JANUARY).",
-       category=_CAT, ex=(('(.getValue (.getDayOfWeek (LocalDate/parse "2026-03-14")))', "6"),))(
+       category=_CAT, column_op="getValue", ex=(('(.getValue (.getDayOfWeek (LocalDate/parse "2026-03-14")))', "6"),))(
     lambda e: e.value if e.kind != "ChronoUnit" else _no_value(e))
 method("name", (ENUM,), "[constant]", "The name of a java.time constant.", category=_CAT,
        ex=(("(.name ChronoUnit/DAYS)", '"DAYS"'),))(lambda e: e.name)

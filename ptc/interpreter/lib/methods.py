@@ -45,7 +45,7 @@ def _kinds(types: Iterable[type]) -> str:
 
 
 def method(name: str, on: tuple[type, ...], args: str | tuple[str, ...], doc: str, ex: Any = (),
-           category: str = "interop") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+           category: str = "interop", column_op: str | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register fn as the `.name` method for values of the types `on`.
 
     The first registration of a name makes its builtin (with doc, arglists and examples); a
@@ -57,7 +57,7 @@ def method(name: str, on: tuple[type, ...], args: str | tuple[str, ...], doc: st
         table = _TABLES.get(key)
         if table is None:
             table = _TABLES[key] = {}
-            _register(key, table, args, doc, ex, category)
+            _register(key, table, args, doc, ex, category, column_op)
         for t in on:
             table[t] = fn
         return fn
@@ -66,7 +66,7 @@ def method(name: str, on: tuple[type, ...], args: str | tuple[str, ...], doc: st
 
 
 def _register(key: str, table: dict[type, Callable[..., Any]], args: str | tuple[str, ...], doc: str, ex: Any,
-              category: str) -> None:
+              category: str, column_op: str | None) -> None:
     def call(target: Any, *more: Any) -> Any:
         impl = table.get(type(target))
         if impl is None:
@@ -75,7 +75,7 @@ def _register(key: str, table: dict[type, Callable[..., Any]], args: str | tuple
                                 hint=f"{key} works on {_kinds(table)}")
         return impl(target, *more)
 
-    builtin(key, args=args, category=category, doc=doc, ex=ex)(call)
+    builtin(key, args=args, category=category, doc=doc, ex=ex, column_op=column_op)(call)
 
 
 # -- Object --------------------------------------------------------------------------

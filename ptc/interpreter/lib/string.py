@@ -334,13 +334,13 @@ def re_quote_replacement(replacement: Any) -> str:
 # -- case, trimming, predicates ------------------------------------------------------------
 
 
-@builtin("upper-case", ns=NS, args="[s]", category="strings", doc="s in upper case.",
+@builtin("upper-case", column_op="upper", ns=NS, args="[s]", category="strings", doc="s in upper case.",
          ex=(("(str/upper-case \"abc\")", "\"ABC\""),))
 def upper_case(s: Any) -> str:
     return cased("str/upper-case", _s("str/upper-case", s), str.upper)
 
 
-@builtin("lower-case", ns=NS, args="[s]", category="strings", doc="s in lower case.",
+@builtin("lower-case", column_op="lower", ns=NS, args="[s]", category="strings", doc="s in lower case.",
          ex=(("(str/lower-case \"ABC\")", "\"abc\""),))
 def lower_case(s: Any) -> str:
     return cased("str/lower-case", _s("str/lower-case", s), str.lower)
@@ -387,19 +387,19 @@ def blank_p(s: Any) -> bool:
     return not s.strip(JAVA_WS)
 
 
-@builtin("starts-with?", ns=NS, args="[s substr]", category="strings", doc="True if s starts with substr.",
+@builtin("starts-with?", column_op="starts-with?", ns=NS, args="[s substr]", category="strings", doc="True if s starts with substr.",
          ex=(("(str/starts-with? \"hello\" \"he\")", "true"),))
 def starts_with_p(s: Any, substr: Any) -> bool:
     return _s("str/starts-with?", s).startswith(_s("str/starts-with?", substr))
 
 
-@builtin("ends-with?", ns=NS, args="[s substr]", category="strings", doc="True if s ends with substr.",
+@builtin("ends-with?", column_op="ends-with?", ns=NS, args="[s substr]", category="strings", doc="True if s ends with substr.",
          ex=(("(str/ends-with? \"hello\" \"lo\")", "true"),))
 def ends_with_p(s: Any, substr: Any) -> bool:
     return _s("str/ends-with?", s).endswith(_s("str/ends-with?", substr))
 
 
-@builtin("includes?", ns=NS, args="[s substr]", category="strings", doc="True if s contains substr.",
+@builtin("includes?", column_op="includes?", ns=NS, args="[s substr]", category="strings", doc="True if s contains substr.",
          ex=(("(str/includes? \"hello\" \"ell\")", "true"), ("(str/includes? \"hello\" \"z\")", "false")))
 def includes_p(s: Any, substr: Any) -> bool:
     return _s("str/includes?", substr) in _s("str/includes?", s)

@@ -1,0 +1,99 @@
+"""Every fast form a builtin's registry entry declares gives its row form's result, driven from
+the registry (issue 32: a builtin is one entry): a new `column_op` or `pure=True` is tested
+here without a line added.
+
+- `column_op`: the builtin called in a fn over a table's rows runs as a column kernel; over
+  every choice of arguments from a pool of columns and constants, the table (kernels) and the
+  same rows as plain maps (the row path) print the same value or raise the same error.
+- `pure`: a lazy seq mapping a pure fn may be computed ahead of what is asked (lazy.Ahead);
+  taking any prefix of it gives what the same fn gives when the compiler cannot see it.
+"""
+
+from __future__ import annotations
+
+import datetime
+import itertools
+from typing import Any
+
+import pytest
+
+pa = pytest.importorskip("pyarrow")
+
+import ptc  # noqa: E402
+from ptc.interpreter.columnar.explain import explain  # noqa: E402
+from ptc.interpreter.registry import REGISTRY, load_library  # noqa: E402
+
+load_library()
+
+ROWS = [
+    {"i": 3, "j": 0, "f": 2.5, "s": "Paid", "d": datetime.date(2024, 2, 29), "e": datetime.date(2024, 1, 1)},
+    {"i": -4, "j": 7, "f": -0.0, "s": "open", "d": datetime.date(2023, 12, 31), "e": datetime.date(2024, 1, 1)},
+    {"i": 0, "j": 2, "f": 10.0, "s": "é", "d": datetime.date(2024, 1, 1), "e": datetime.date(2023, 6, 1)},
+    {"i": 9, "j": -3, "f": 0.1, "s": "", "d": datetime.date(2024, 3, 14), "e": datetime.date(2024, 3, 14)},
+]
+# the same without the texts some kernels leave to the row path (beyond ASCII, empty)
+CLEAN = [dict(r, s=t) for r, t in zip(ROWS, ["Paid", "open", "Void", "ok"])]
+DATASETS = [(ROWS, pa.Table.from_pylist(ROWS)), (CLEAN, pa.Table.from_pylist(CLEAN))]
+# a column op that runs only inside another's (a DayOfWeek is a column only as its number)
+WHERE_IT_RUNS = {".getDayOfWeek": "(mapv #(.getValue (.getDayOfWeek (:d %))) data/t)"}
+# what an operand may be: columns of each kind, a day of the week, constants
+POOL = ["(:i %)", "(:j %)", "(:f %)", "(:s %)", "(:d %)", "(:e %)", "(.getDayOfWeek (:d %))", "2", "1.5", '"a"']
+
+COLUMN_OPS = sorted(q for q, b in REGISTRY.items() if b.column_op is not None)
+PURE = sorted(q for q, b in REGISTRY.items() if b.pure)
+
+
+def _arities(q: str) -> list[int]:
+    """The argument counts of 1 and 2 the entry's arglists take (a third argument of a variadic
+    one is computed as the second is)."""
+    out = set()
+    for arglist in REGISTRY[q].arglists:
+        names = arglist.strip("[]").split()
+        if "&" in names:
+            fixed = names.index("&")
+            out.update(k for k in range(max(fixed, 1), 3))
+        else:
+            out.add(len(names))
+    return sorted(k for k in out if 1 <= k <= 2)
+
+
+def _outcome(src: str, data: Any) -> str:
+    try:
+        return ptc.pr_str(ptc.run(src, data={"t": data}).value)
+    except ptc.PTCError as e:
+        return f"error {e.kind}"
+
+
+def _call(q: str, args: tuple[str, ...]) -> str:
+    return f"({q} {' '.join(args)})"
+
+
+@pytest.mark.parametrize("q", COLUMN_OPS)
+def test_a_column_op_gives_the_row_forms_result(q: str) -> None:
+    ran = 0
+    for k in _arities(q):
+        for args in itertools.product(POOL, repeat=k):
+            if all(not a.startswith("(") for a in args):
+                continue  # constants only: nothing of the rows
+            src = f"(mapv #{_call(q, args)} data/t)"
+            for rows, table in DATASETS:
+                assert _outcome(src, table) == _outcome(src, rows), src
+                if not ran:
+                    ran += "kernel  map" in str(explain(src, data={"t": table}))
+    if q in WHERE_IT_RUNS:
+        ran += "kernel  map" in str(explain(WHERE_IT_RUNS[q], data={"t": DATASETS[1][1]}))
+    assert ran, f"{q}'s column op never ran as a kernel over the pool"
+
+
+XS = [1, 2.5, 0, -3, "a", None, 7, [1, 2], {"k": 1}]
+
+
+@pytest.mark.parametrize("q", PURE)
+def test_a_pure_builtin_in_a_lazy_seq_gives_what_a_hidden_fn_gives(q: str) -> None:
+    for k in _arities(q):
+        args = ["%"] + ["2"] * (k - 1) if q not in ("get", "get-in") else (["%", "0"] if q == "get" else ["%", "[0]"])
+        fn = f"#{_call(q, tuple(args))}"
+        for n in (1, 3, len(XS)):
+            seen = f"(vec (take {n} (map {fn} data/t)))"
+            hidden = f"(let [g (first [{fn}])] (vec (take {n} (map g data/t))))"
+            assert _outcome(seen, XS) == _outcome(hidden, XS), seen
