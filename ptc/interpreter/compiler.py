@@ -13,7 +13,7 @@ import math
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
 from . import nodes as n
 from . import values as v
@@ -24,9 +24,9 @@ from .columnar.expr import ATTR as COLUMN_ATTR
 from .columnar.dispatch import GROUP_MAPS, MAYBE_COLUMNAR, NO, columnar, fused_rows, over_grouping, over_groups
 from .columnar.expr import NODE_ATTR as GROUP_NODE_ATTR
 from .columnar.expr import of_fn_node as column_expr
+from .pysource import FAST_INT, MARK, bind_once, const_of, is_literal_text, is_simple_text
 from .registry import REGISTRY, Builtin
 
-_MARK = "\x01"
 _MARK_END = "\x02"
 _MARK_RE = re.compile("\x01(\\d+)\x02")
 _MAX_EXPR_DEPTH = 40
@@ -152,7 +152,7 @@ class Compiler:
         return len(self.positions) - 1
 
     def mark(self, node: n.Node) -> str:
-        return f"{_MARK}{self.pos(node)}{_MARK_END}"
+        return f"{MARK}{self.pos(node)}{_MARK_END}"
 
     def const(self, value: Any) -> str:
         """A Python expression for a constant value (literal when safe, else the table)."""
@@ -182,7 +182,7 @@ class Compiler:
     def number_kind(self, node: n.Node, text: str) -> type | None:
         """int or float when the operand is known to be that number where the code runs (a
         numeric constant, or the counter of a counted loop), else None."""
-        const = _const_of(node)
+        const = const_of(node)
         if type(const) in (int, float):
             return type(const)
         if text in self.known_ints or (self.known_ints and type(node) is n.Call and int_valued(node, self.known_ints)):
@@ -335,7 +335,7 @@ class Compiler:
         self.depth += 1
         try:
             e = self._expr(node, fn)
-            if self.depth > _MAX_EXPR_DEPTH and not _is_simple_text(e):
+            if self.depth > _MAX_EXPR_DEPTH and not is_simple_text(e):
                 t = fn.tmp()
                 fn.emit(f"{t} = {e}", node)
                 return t
@@ -437,7 +437,7 @@ class Compiler:
         """Inline `(:k m)`: one C-level dict probe on host data (a plain dict: the key's name)
         and on small PTC maps (the keyword); anything else goes to `lookup`."""
         k = self.const(key)
-        if default is not None and not _is_simple_text(default):
+        if default is not None and not is_simple_text(default):
             d = fn.tmp()
             fn.emit(f"{d} = {default}", node)
             default = d
@@ -862,7 +862,7 @@ class Compiler:
                 e = self.expr(node, fn)
             if buf:
                 for i, prev in enumerate(out):
-                    if not _is_simple_text(prev):
+                    if not is_simple_text(prev):
                         tmp = fn.tmp()
                         fn.emit(f"{tmp} = {prev}")
                         out[i] = tmp
@@ -916,7 +916,7 @@ class Compiler:
             self._update_groups(node, fn, r, k, coll, f)
             return r
         if type(head) is n.BuiltinRef:
-            inline = _INLINE.get(head.builtin.qualified) if fast else None
+            inline = head.builtin.inline if fast else None
             if inline is not None:
                 args = self.args(node.args, fn)
                 text = inline(self, fn, node, args)
@@ -939,7 +939,7 @@ class Compiler:
             return f"{callee}({self.mark(node)}{', '.join(parts[1:])})"
         if type(head) is n.Local or type(head) is n.GlobalRef:
             # Usually a function; a vector, host map or host set is invokable data too.
-            pc, c = _bind_simple(fn, callee)
+            pc, c = bind_once(fn, callee)
             return f"({c} if callable({pc or c}) else _fnof({c}))({self.mark(node)}{', '.join(parts[1:])})"
         return f"_invoke({self.mark(node)}{', '.join(parts)})"
 
@@ -1073,7 +1073,7 @@ class Compiler:
                           Line(4, "for _ in _part:", -1),
                           Line(5, f"{p} = {int_body}", self.pos(a.body)),
                           Line(5, f"_append({p})", -1),
-                          Line(4, f"if not {-_FAST_INT} < {p} < {_FAST_INT}: {p} = _big({p})", -1),
+                          Line(4, f"if not {-FAST_INT} < {p} < {FAST_INT}: {p} = _big({p})", -1),
                           Line(3, "return", -1)]
         caps = list(dict.fromkeys(_captured(f)))
         factory = self.fresh("_mki")
@@ -1093,9 +1093,9 @@ class Compiler:
         name = node.fn.name  # type: ignore[attr-defined]
         if name == "map_for_destructure" and len(node.args) == 1:
             x = self.expr(node.args[0], fn)
-            if _is_simple_text(x):
+            if is_simple_text(x):
                 return f"({x} if type({x}) is dict or type({x}) is _FMap else _rt_map_for_destructure({self.mark(node)}{x}))"
-        if name == "get" and len(node.args) in (2, 3) and type(_const_of(node.args[1])) is v.Keyword:
+        if name == "get" and len(node.args) in (2, 3) and type(const_of(node.args[1])) is v.Keyword:
             args = self.args(node.args, fn)
             return self.keyword_lookup(fn, node, args[0], node.args[1].value, args[2] if len(args) == 3 else None)  # type: ignore[attr-defined]
         return None
@@ -1107,13 +1107,13 @@ class Compiler:
     def truth_of(self, e: str, node: n.Node, fn: _Func) -> str:
         if e in ("None", "False"):
             return "False"
-        if e == "True" or _is_literal_text(e):  # a literal is always truthy
+        if e == "True" or is_literal_text(e):  # a literal is always truthy
             return "True"
         if _is_boolean(node):
             return e
         if type(node) is n.Const:
             return "True" if v.truthy(node.value) else "False"  # type: ignore[attr-defined]
-        if _is_simple_text(e):
+        if is_simple_text(e):
             return f"({e} is not None and {e} is not False)"
         t = fn.tmp()
         return f"(({t} := {e}) is not None and {t} is not False)"
@@ -1184,7 +1184,7 @@ class Compiler:
         its block; the caller emits the general loop as the else branch."""
         i = c.counter.py
         bound = self.expr(c.bound, fn)
-        if not _is_simple_text(bound):
+        if not is_simple_text(bound):
             b = fn.tmp()
             fn.emit(f"{b} = {bound}", c.bound)
             bound = b
@@ -1223,7 +1223,7 @@ class Compiler:
                     self.counting.pop()
                     self.known_ints, self.unchecked_ints = known, unchecked
             for x in ints:
-                fn.emit(f"if not {-_FAST_INT} < {x} < {_FAST_INT}: {x} = _big({x})")
+                fn.emit(f"if not {-FAST_INT} < {x} < {FAST_INT}: {x} = _big({x})")
         fn.emit(f"{i} = {stop} if {start} {'<' if c.step > 0 else '>'} {stop} else {start}")
         self.value(c.done, fn, _Sink("assign", r))
 
@@ -1236,7 +1236,7 @@ class Compiler:
         for clause in node.clauses:
             if clause.kind == "bind":
                 coll = self.expr(clause.coll, fn)  # type: ignore[arg-type]
-                if not _is_simple_text(coll):
+                if not is_simple_text(coll):
                     t = fn.tmp()
                     fn.emit(f"{t} = {coll}", clause.coll)
                     coll = t
@@ -1538,13 +1538,10 @@ def _groups_of(node: n.Call) -> bool:
             and len(g.args) == 2)  # type: ignore[attr-defined]
 
 
-_UNARY_INLINES = frozenset({"inc", "dec", "abs", "zero?", "pos?", "neg?", "even?", "odd?", "not", "nil?", "some?"})
-
-
 def _as_literal_fn(f: n.Node) -> n.Node:
     """A stage fn that is a builtin with an inline form of one argument (`inc`, `even?`,
     `nil?`...) as the literal `(fn [x] (f x))`, which a fused loop inlines; else f."""
-    if type(f) is not n.BuiltinRef or f.builtin.qualified not in _UNARY_INLINES:  # type: ignore[attr-defined]
+    if type(f) is not n.BuiltinRef or getattr(f.builtin.inline, "arity", None) != 1:  # type: ignore[attr-defined]
         return f
     x = n.Binding("x", f"l_x{id(f)}", 0)
     return n.Fn(f.line, f.col, None, None, [n.Arity([x], None, n.Call(f.line, f.col, f, [n.Local(f.line, f.col, x)]))])
@@ -1604,7 +1601,7 @@ def _literal_comparator(node: n.Fn) -> Any:
 def _key_first(fn: _Func, k: str) -> str:
     """The map key k as a dict subscript, k evaluated first (Python evaluates the value of
     `d[k] = v` before k) and made a PTC key."""
-    if not _is_simple_text(k):
+    if not is_simple_text(k):
         t = fn.tmp()
         fn.emit(f"{t} = {k}")
         k = t
@@ -1632,7 +1629,7 @@ def _into_map_for(node: n.Call) -> bool:
     target, loop = node.args
     if _over_entries(loop):  # type: ignore[arg-type]
         return False  # maybe (for [[k g] groups] ...): see for_groups
-    return (type(_const_of(target)) is v.FMap and loop.collect  # type: ignore[attr-defined]
+    return (type(const_of(target)) is v.FMap and loop.collect  # type: ignore[attr-defined]
             and type(loop.body) is n.VectorLit and len(loop.body.items) == 2)  # type: ignore[attr-defined]
 
 
@@ -1659,20 +1656,6 @@ class _CaseTable(dict):  # type: ignore[type-arg]
     """A case dispatch table (a constant; never a PTC value)."""
 
 
-def _is_simple_text(e: str) -> bool:
-    return e.isidentifier() or e in ("None", "True", "False") or _is_number_literal(e) or \
-        (e.startswith("_K") and e[2:].isdigit()) or (e[:1] in "'\"" and "\n" not in e and len(e) < 200
-                                                      and _MARK not in e and e.count(e[0]) == 2)
-
-
-def _is_number_literal(e: str) -> bool:
-    try:
-        float(e)
-        return True
-    except ValueError:
-        return False
-
-
 def _is_boolean(node: n.Node) -> bool:
     t = type(node)
     if t is n.Const:
@@ -1684,415 +1667,3 @@ def _is_boolean(node: n.Node) -> bool:
     if t is n.And or t is n.Or:
         return all(_is_boolean(x) for x in node.items)  # type: ignore[attr-defined]
     return False
-
-
-# -- inline fast paths for the hottest core functions -----------------------------------
-# Each returns Python source or None (then the plain builtin call is used). The guard keeps
-# Clojure semantics: the fast path applies only to ints/floats; anything else goes to the
-# builtin, which validates and raises the proper error.
-
-InlineFn = Callable[[Compiler, _Func, n.Call, list[str]], "str | None"]
-_FAST_INT = 1 << 62  # inline +/-/inc/dec results within this bound skip the integer-size check
-_INLINE: dict[str, InlineFn] = {}
-
-
-def _bind_simple(fn: _Func, e: str) -> tuple[str, str]:
-    """(prefix-evaluating expression, name) so that e is evaluated exactly once."""
-    if _is_simple_text(e):
-        return "", e
-    t = fn.tmp()
-    return f"({t} := {e})", t
-
-
-def _const_of(node: n.Node) -> Any:
-    return node.value if type(node) is n.Const else _NO  # type: ignore[attr-defined]
-
-
-_NO = object()
-
-
-def _numeric_binop(op: str) -> InlineFn:
-    """`a op b` when both are numbers."""
-
-    def inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
-        if len(args) != 2:
-            return None
-        slow = f"{c.builtin(node.fn.builtin)}({c.mark(node)}"  # type: ignore[attr-defined]
-        ka, kb = c.number_kind(node.args[0], args[0]), c.number_kind(node.args[1], args[1])
-        if type(_const_of(node.args[0])) in (int, float) and type(_const_of(node.args[1])) in (int, float):
-            return None
-        a_const, b_const = ka is not None, kb is not None
-        (pa, a), (pb, b) = _bind_simple(fn, args[0]), _bind_simple(fn, args[1])
-        # Both operands are evaluated exactly once, left to right, before either branch.
-        if pa and pb:
-            ta = fn.tmp()
-            test = f"({ta} := type({pa})) is not None and type({pb}) in _NUMT and {ta} in _NUMT"
-        elif pb:  # a is simple: check b first so that it is always evaluated
-            checks = [f"type({pb}) in _NUMT" if not b_const else f"{pb} is not _NOVAL"]
-            test = " and ".join(checks + ([f"type({a}) in _NUMT"] if not a_const else []))
-        else:
-            checks = [f"type({pa or a}) in _NUMT"] if not a_const else ([f"{pa} is not _NOVAL"] if pa else [])
-            test = " and ".join(checks + ([f"type({b}) in _NUMT"] if not b_const else [])) or "True"
-        return f"({a} {op} {b} if {test} else {slow}{a}, {b}))"
-
-    return inline
-
-
-def _additive(op: str) -> InlineFn:
-    """`a + b` / `a - b` on numbers: with a float operand the result needs no check; two
-    integers go through the integer-size limit (results past _FAST_INT through _big), except
-    inside a counted loop's unchecked section, where sizes are checked after each chunk."""
-
-    def inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
-        if len(args) != 2:
-            return None
-        if type(_const_of(node.args[0])) in (int, float) and type(_const_of(node.args[1])) in (int, float):
-            return None
-        ka, kb = c.number_kind(node.args[0], args[0]), c.number_kind(node.args[1], args[1])
-        (pa, a), (pb, b) = _bind_simple(fn, args[0]), _bind_simple(fn, args[1])
-        A, B = pa or a, pb or b  # each operand's first use evaluates it (a first)
-        plain = f"{a} {op} {b}"
-        if ka is int and kb is int and c.unchecked_ints:  # Python evaluates a then b, each once
-            return f"(({args[0]}) {op} ({args[1]}))" if pa or pb else plain
-        r = fn.tmp()
-        checked = f"({r} if {-_FAST_INT} < ({r} := {plain}) < {_FAST_INT} else _big({r}))"
-        slow = f"{c.builtin(node.fn.builtin)}({c.mark(node)}{a}, {b})"  # type: ignore[attr-defined]
-        ta, tb = fn.tmp(), fn.tmp()
-        if ka is float or kb is float:
-            other = B if ka is float else A
-            test = f"type({other}) in _NUMT" if (ka is None or kb is None) else "True"
-            return f"({plain} if {test} else {slow})"
-        if ka is int and kb is int:  # each operand evaluated, in order, before the sum
-            return f"({pa} is {a} and {pb} is {b} and {checked})" if pa and pb else \
-                f"({pa or pb} is {a if pa else b} and {checked})" if pa or pb else checked
-        if ka is int:
-            return f"({plain} if ({tb} := type({B})) is float else {checked} if {tb} is int else {slow})"
-        if kb is int:
-            return f"({plain} if ({ta} := type({A})) is float else {checked} if {ta} is int else {slow})"
-        # two floats, then two integers, then one of each: the chained `is` evaluates a, then b
-        return (f"({plain} if ({ta} := type({A})) is ({tb} := type({B})) is float else {checked} if {ta} is {tb} is int "
-                f"else {plain} if ({ta} is float and {tb} is int) or ({ta} is int and {tb} is float) else {slow})")
-
-    return inline
-
-
-for _op in ("<", ">", "<=", ">="):
-    _INLINE[_op] = _numeric_binop(_op)
-_INLINE["+"] = _additive("+")
-_INLINE["-"] = _additive("-")
-
-
-def _inc_dec(op: str) -> InlineFn:
-    def inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
-        if len(args) != 1:
-            return None
-        pa, a = _bind_simple(fn, args[0])
-        r = fn.tmp()
-        fast = f"({r} if {-_FAST_INT} < ({r} := {a} {op} 1) < {_FAST_INT} else _big({r}))"
-        if c.number_kind(node.args[0], args[0]) is int and c.unchecked_ints and not pa:
-            return f"({a} {op} 1)"  # sizes are checked after each chunk
-        if c.number_kind(node.args[0], args[0]) is not None:
-            return f"({pa} and {fast})" if pa else fast
-        first = f"type({pa or a}) in _NUMT"
-        return f"({fast} if {first} else {c.builtin(node.fn.builtin)}({c.mark(node)}{a}))"  # type: ignore[attr-defined]
-
-    return inline
-
-
-
-
-def _get_inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
-    key = _const_of(node.args[1]) if len(node.args) in (2, 3) else _NO
-    if type(key) is not v.Keyword:
-        return None
-    return c.keyword_lookup(fn, node, args[0], key, args[2] if len(args) == 3 else None)
-
-
-_INLINE["get"] = _get_inline
-
-
-def _get_in_inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
-    """`(get-in m [:a :b])`, a literal path of keywords, as `(:b (:a m))` (a missing key or a
-    nil or non-map on the way gives nil either way)."""
-    path = _const_of(node.args[1]) if len(node.args) == 2 else _NO
-    if type(path) is not v.PVector or not path or any(type(k) is not v.Keyword for k in path):
-        return None
-    e = args[0]
-    for k in path:
-        e = c.keyword_lookup(fn, node, e, k, None)
-    return e
-
-
-_INLINE["get-in"] = _get_in_inline
-
-
-def _update_in_inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
-    """`(update-in m [:a :b] f x...)`, a literal path of keywords, as Clojure defines it:
-    `(assoc m :a (update (get m :a) :b f x...))`, each level read once."""
-    path = _const_of(node.args[1]) if len(node.args) >= 3 else _NO
-    if type(path) is not v.PVector or len(path) < 2 or any(type(k) is not v.Keyword for k in path):
-        return None
-    from .registry import REGISTRY
-
-    rest = ", ".join(args[2:])
-    target, levels = args[0], []
-    for k in path[:-1]:
-        t = fn.tmp()
-        levels.append((t, target, k))
-        target = c.keyword_lookup(fn, node, t, k, None)
-    e = f"{c.builtin(REGISTRY['update'])}({c.mark(node)}{target}, {c.const(path[-1])}, {rest})"
-    for t, outer, k in reversed(levels):
-        e = f"_assoc3({c.mark(node)}({t} := {outer}), {c.const(k)}, {e})"
-    return e
-
-
-_INLINE["update-in"] = _update_in_inline
-
-
-def _reduce_inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
-    """`(reduce + coll)`: one call that sums plain numbers in C."""
-    if len(args) != 2 or not _is_plus(node.args[0]):
-        return None
-    from .lib.core_sequences import reduce_plus
-
-    return f"{c.const(reduce_plus)}({c.mark(node)}{args[1]})"
-
-
-_INLINE["reduce"] = _reduce_inline
-
-
-def _runtime_fast(helper: str, arity: int) -> InlineFn:
-    """Route a fixed-arity call to a runtime fast path that falls back to the builtin."""
-
-    def inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
-        if len(args) != arity:
-            return None
-        return f"{helper}({c.mark(node)}{', '.join(args)})"
-
-    return inline
-
-
-def _assoc_inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
-    if len(args) != 3:
-        return None
-    pm, m = _bind_simple(fn, args[0])
-    k, val = args[1], args[2]
-    if not (_is_simple_text(k) and _is_simple_text(val)):
-        return f"_assoc3({c.mark(node)}{', '.join(args)})"
-    return f"({m}.set({k}, {val}) if type({pm or m}) is _HMap else _assoc3({c.mark(node)}{m}, {k}, {val}))"
-
-
-_INLINE["assoc"] = _assoc_inline
-_INLINE["conj"] = _runtime_fast("_conj2", 2)
-
-_INLINE["inc"] = _inc_dec("+")
-_INLINE["dec"] = _inc_dec("-")
-
-
-def _eq_inline(negate: bool) -> InlineFn:
-    def inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
-        if len(args) != 2:
-            return None
-        if _const_of(node.args[0]) is not _NO and _const_of(node.args[1]) is not _NO:
-            return None  # both constant: the builtin decides (no `is` against a literal)
-        for i in (0, 1):
-            const = _const_of(node.args[i])
-            if const is _NO:
-                continue
-            other = args[1 - i]
-            if _is_number_literal(other) or other[:1] in "'\"":
-                return None  # a literal compiled from a form (e.g. the last value of a do): let the builtin compare
-            if const is None or type(const) is bool or type(const) is v.Keyword:
-                return f"({other} is {'not ' if negate else ''}{args[i]})"
-            if type(const) is str:  # only a string equals a string: no type test needed
-                return f"({other} {'!=' if negate else '=='} {args[i]})"
-            if type(const) is int:
-                po, o = _bind_simple(fn, other)
-                test = f"(type({po or o}) is {type(const).__name__} and {o} == {args[i]})"
-                return f"(not {test})" if negate else test
-        return None
-
-    return inline
-
-
-_INLINE["="] = _eq_inline(False)
-_INLINE["not="] = _eq_inline(True)
-
-
-def _is_literal_text(e: str) -> bool:
-    """e is a number or string literal (its node need not be a Const: (let [] 0) compiles to 0),
-    which Python warns about when it is tested with `is`."""
-    return _is_number_literal(e) or e[:1] in "'\""
-
-
-def _pred_inline(template: str) -> InlineFn:
-    def inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
-        if len(args) != 1 or _const_of(node.args[0]) is not _NO or _is_literal_text(args[0]):
-            return None
-        pa, a = _bind_simple(fn, args[0])
-        if pa:
-            return f"({template.format(pa)})"
-        return f"({template.format(a)})"
-
-    return inline
-
-
-_INLINE["nil?"] = _pred_inline("{} is None")
-_INLINE["some?"] = _pred_inline("{} is not None")
-
-
-def _not_inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
-    if len(args) != 1 or _const_of(node.args[0]) is not _NO or _is_literal_text(args[0]):
-        return None
-    pa, a = _bind_simple(fn, args[0])
-    if pa:
-        return f"({pa} is None or {a} is False)"
-    return f"({a} is None or {a} is False)"
-
-
-_INLINE["not"] = _not_inline
-
-
-# -- the rest of arithmetic: each fast path covers the common types and leaves every other
-# case (other types, zero divisors, negative operands of quot/rem, integers that could
-# outgrow the integer-size limit or a float) to the builtin, which applies Clojure's rules.
-
-_HALF_INT = 1 << 31  # integer products of factors below this stay under _FAST_INT: no size check
-
-
-def _operands(fn: _Func, args: list[str]) -> tuple[str, list[str], list[str]]:
-    """(a prefix that evaluates each non-simple operand once, in order, into a temporary;
-    the operands' names; their first uses, `(t := e)` or the name). The prefix reads
-    `(t := e) is t and ` so that a test can follow it."""
-    binds, names, firsts = [], [], []
-    for e in args:
-        if _is_simple_text(e):
-            names.append(e)
-            firsts.append(e)
-        else:
-            t = fn.tmp()
-            binds.append(f"({t} := {e}) is {t} and ")
-            names.append(t)
-            firsts.append(f"({t} := {e})")
-    return "".join(binds), names, firsts
-
-
-def _guarded(fast: str, tests: list[str]) -> Callable[..., InlineFn]:
-    """An inline: `fast` where one of `tests` holds, else the builtin. fast and the tests are
-    templates over the operands {a} and {b} and their types {ta} and {tb} (bound once). A test
-    that starts by evaluating every operand, in order, writes their first uses {A} and {B}
-    (then no prefix evaluates them before it). A test is chosen by which operands are numeric
-    constants: tests[0] when none is, tests[1] when b is a constant it accepts (see each
-    caller), else no inline."""
-
-    def make(arity: int, const_b_ok: Callable[[Any], bool] | None = None) -> InlineFn:
-        def inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
-            if len(args) != arity or any(type(_const_of(x)) in (int, float) for x in node.args[:1]):
-                return None
-            kb = _const_of(node.args[1]) if arity == 2 else _NO
-            if kb is not _NO and type(kb) in (int, float):
-                if const_b_ok is None or not const_b_ok(kb) or len(tests) < 2:
-                    return None
-                test = tests[1]
-            else:
-                test = tests[0]
-            # an operand known to be an integer (or a number) needs no test of its type
-            for x, e, name in zip(node.args, args, "ab"):
-                kind = c.number_kind(x, e)
-                if kind is int:
-                    test = test.replace(f"type({{{name}}}) is int and ", "")
-                    if test in (f"type({{{name.upper()}}}) is int", _NUMBER):
-                        test = "True"
-                elif kind is not None and test == _NUMBER:
-                    test = "True"
-            pre, names, firsts = _operands(fn, args)
-            if "{A}" in test:
-                pre = ""
-            a, fa = names[0], firsts[0]
-            b, fb = (names[1], firsts[1]) if arity == 2 else ("", "")
-            ta, tb = fn.tmp(), fn.tmp()
-            fields = {"a": a, "b": b, "A": fa, "B": fb, "ta": ta, "tb": tb, "F": _FAST_INT, "H": _HALF_INT}
-            slow = f"{c.builtin(node.fn.builtin)}({c.mark(node)}{', '.join(names)})"  # type: ignore[attr-defined]
-            return f"({fast.format(**fields)} if {pre}{test.format(**fields)} else {slow})"
-
-        return inline
-
-    return make
-
-
-_BOTH = "(({ta} := type({a})) is int or {ta} is float) and (({tb} := type({b})) is int or {tb} is float)"
-# (* a b): two small integers, or a float with a number a float can hold (no OverflowError)
-_mul = _guarded("{a} * {b}", [
-    "({ta} := type({A})) is ({tb} := type({B})) is float or "
-    "({ta} is float and {tb} is int and -{F} < {b} < {F}) or "
-    "({ta} is int and ({tb} is int and -{H} < {a} < {H} and -{H} < {b} < {H} or {tb} is float and -{F} < {a} < {F}))",
-    "(({ta} := type({A})) is int and -{H} < {a} < {H}) or {ta} is float"])(2, lambda k: -_HALF_INT < k < _HALF_INT)
-
-
-def _mul_inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
-    """`*` commutes: (* 2 x) is compiled as (* x 2) (a constant has no effect to order)."""
-    if len(args) == 2 and type(_const_of(node.args[0])) in (int, float) and _const_of(node.args[1]) is _NO:
-        node = n.Call(node.line, node.col, node.fn, node.args[::-1])
-        args = args[::-1]
-    if len(args) == 2 and all(_const_of(x) is _NO and c.number_kind(x, e) is int for x, e in zip(node.args, args)):
-        a, b = args  # integer locals (a counted loop's counter): only their size is tested
-        small = " and ".join(dict.fromkeys(f"-{_HALF_INT} < {x} < {_HALF_INT}" for x in (a, b)))
-        return f"({a} * {b} if {small} else {c.builtin(node.fn.builtin)}({c.mark(node)}{a}, {b}))"  # type: ignore[attr-defined]
-    return _mul(c, fn, node, args)
-
-
-_INLINE["*"] = _mul_inline
-# (/ a b): floats (integer quotients may be exact integers: the builtin decides)
-_INLINE["/"] = _guarded("{a} / {b}", [
-    "type({a}) is float and type({b}) is float and {b} != 0", "type({a}) is float"])(2, lambda k: k != 0)
-# mod of integers is Python's % (floored, the divisor's sign); rem and quot agree with % and //
-# when neither operand is negative
-_INLINE["mod"] = _guarded("{a} % {b}", ["type({a}) is int and type({b}) is int and {b} != 0", "type({a}) is int"])(
-    2, lambda k: type(k) is int and k != 0)
-_INLINE["rem"] = _guarded("{a} % {b}", ["type({a}) is int and type({b}) is int and {a} >= 0 and {b} > 0",
-                                        "type({a}) is int and {a} >= 0"])(2, lambda k: type(k) is int and k > 0)
-_INLINE["quot"] = _guarded("{a} // {b}", ["type({a}) is int and type({b}) is int and {a} >= 0 and {b} > 0",
-                                          "type({a}) is int and {a} >= 0"])(2, lambda k: type(k) is int and k > 0)
-# max/min of two numbers: as the builtin, a NaN first operand wins, else the later of equals
-_INLINE["max"] = _guarded("({a} if {a} > {b} or {a} != {a} else {b})", [_BOTH])(2)
-_INLINE["min"] = _guarded("({a} if {a} < {b} or {a} != {a} else {b})", [_BOTH])(2)
-def _str_inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
-    """`(str a "/" b)` of texts: concatenated in place when every argument is a string (a
-    constant one needs no test) and the result is short (a long one goes through the
-    builtin's string accounting); any other value goes to the builtin."""
-    if not 1 <= len(args) <= 8 or any(type(_const_of(x)) not in (str, type(_NO)) for x in node.args):
-        return None
-    pre, names, firsts = _operands(fn, args)
-    tests = [f"type({x}) is str" for x, a in zip(names, node.args) if _const_of(a) is _NO]
-    if not tests:
-        return None
-    r = fn.tmp()
-    slow = f"{c.builtin(node.fn.builtin)}({c.mark(node)}{', '.join(names)})"  # type: ignore[attr-defined]
-    return f"({r} if {pre}{' and '.join(tests)} and len({r} := {' + '.join(names)}) <= 256 else {slow})"
-
-
-_INLINE["str"] = _str_inline
-
-
-def _select_keys_inline(c: Compiler, fn: _Func, node: n.Call, args: list[str]) -> str | None:
-    """`(select-keys row [:a :b])` of a host row: the entries under their host keys, a host
-    row again (see values.host_slot); anything else goes to the builtin."""
-    keys = _const_of(node.args[1]) if len(node.args) == 2 else _NO
-    if type(keys) is not v.PVector or not 0 < len(keys) < v.SMALL or \
-            any(type(k) is not v.Keyword or type(k.hk) is not str for k in keys):
-        return None
-    pm, m = _bind_simple(fn, args[0])
-    k = fn.tmp()
-    hks = c.const(tuple(dict.fromkeys(k.hk for k in keys)))
-    slow = f"{c.builtin(node.fn.builtin)}({c.mark(node)}{m}, {args[1]})"  # type: ignore[attr-defined]
-    return f"({{{k}: {m}[{k}] for {k} in {hks} if {k} in {m}}} if type({pm or m}) is dict else {slow})"
-
-
-_INLINE["select-keys"] = _select_keys_inline
-_NUMBER = "(({ta} := type({A})) is int or {ta} is float)"
-_INLINE["abs"] = _guarded("_abs({a})", [_NUMBER])(1)
-_INLINE["zero?"] = _guarded("{a} == 0", [_NUMBER])(1)
-_INLINE["pos?"] = _guarded("{a} > 0", [_NUMBER])(1)
-_INLINE["neg?"] = _guarded("{a} < 0", [_NUMBER])(1)
-_INLINE["even?"] = _guarded("not {a} & 1", ["type({A}) is int"])(1)
-_INLINE["odd?"] = _guarded("{a} & 1 == 1", ["type({A}) is int"])(1)

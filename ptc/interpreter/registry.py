@@ -56,6 +56,8 @@ class Builtin:
     # `column_op` (the operation columnar/kernels.py computes over Arrow columns for it)
     pure: bool = False
     column_op: str | None = None
+    # and `inline`: the template of the Python source a call compiles to (see lib/inline.py)
+    inline: Callable[..., Any] | None = None
 
     @property
     def qualified(self) -> str:
@@ -87,8 +89,10 @@ def builtin(
     ex: tuple[tuple[str, str], ...] | tuple[str, str] = (),
     pure: bool = False,
     column_op: str | None = None,
+    inline: Callable[..., Any] | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Register a Python function as a PTC builtin (`pure`, `column_op`: its fast forms, see Builtin).
+    """Register a Python function as a PTC builtin (`pure`, `column_op`, `inline`: its fast
+    forms, see Builtin).
 
     Its `__qualname__` becomes `ptc:<name>` so that Python's own arity errors
     ("ptc:inc() takes 1 positional argument...") can be translated into PTC errors.
@@ -101,7 +105,7 @@ def builtin(
         examples = ex  # type: ignore[assignment]
 
     def register(fn: Callable[..., Any]) -> Callable[..., Any]:
-        b = Builtin(name, ns, fn, arglists, doc, category, examples, pure, column_op)
+        b = Builtin(name, ns, fn, arglists, doc, category, examples, pure, column_op, inline)
         key = b.qualified
         if key in REGISTRY:
             raise ValueError(f"builtin {key} registered twice")
@@ -121,7 +125,7 @@ def alias(name: str, target: str, ns: str = "core") -> None:
     examples = tuple((src.replace(f"({target} ", f"({name} ", 1), expected) for src, expected in b.examples
                      if src.startswith(f"({target} "))
     new = Builtin(name, ns, b.fn, b.arglists, b.doc + f" (same as `{target}`)", b.category, examples,
-                  b.pure, b.column_op)
+                  b.pure, b.column_op, b.inline)
     REGISTRY[new.qualified] = new
 
 

@@ -213,7 +213,8 @@ class FMap(dict):
         return dict.__eq__(self, other)
 
     def __ne__(self, other: object) -> bool:
-        return not self.__eq__(other)
+        eq = self.__eq__(other)  # NotImplemented for a value that is no dict: Python then asks it
+        return eq if eq is NotImplemented else not eq
 
     def _immutable(self, *a: Any, **k: Any) -> None:
         raise TypeError("PTC maps are immutable")

@@ -316,3 +316,61 @@ def test_a_result_is_checked_against_max_result_by_a_true_bound(x: Any) -> None:
     must never be below the printed length."""
     bound = printed_bound(x, 10**6)
     assert bound is None or bound >= len(ptc.pr_str(x))
+
+
+# -- every inline template, driven from the registry (issue 32: a builtin is one entry) ----------
+
+INLINE_POOL = ["0", "-7", "2.5", "##NaN", "4611686018427387903", "nil", '"s"', ":a", "[:a :b]", "{:a {:b 1}}", "+"]
+
+
+def _inlined() -> list[str]:
+    from ptc.interpreter.registry import REGISTRY, load_library
+
+    load_library()
+    seen: dict[tuple[int, int], str] = {}  # an alias (`+'`, `conj!`) is its target's fn and template
+    for q in sorted(REGISTRY):
+        b = REGISTRY[q]
+        if b.inline is not None:
+            seen.setdefault((id(b.fn), id(b.inline)), q)
+    return sorted(seen.values())
+
+
+def _arities(q: str) -> list[int]:
+    from ptc.interpreter.registry import REGISTRY
+
+    out = set()
+    for arglist in REGISTRY[q].arglists:
+        names = arglist.strip("[]").split()
+        out.update(range(max(names.index("&"), 1), 4) if "&" in names else [len(names)])
+    return sorted(k for k in out if 1 <= k <= 3)
+
+
+def _caught(e: str) -> str:
+    return f"(try {e} (catch Exception e (str \"error: \" (ex-message e))))"
+
+
+@pytest.mark.parametrize("q", _inlined())
+def test_every_inline_template_gives_what_its_builtin_gives(q: str) -> None:
+    """Each entry's inline template (lib/inline.py) against the builtin called through
+    `apply` (never inlined), over operands of every kind as locals and as constants in each
+    position: one program per form, its calls caught one by one."""
+    for k in _arities(q):
+        pool = INLINE_POOL if k < 3 else INLINE_POOL[:4] + INLINE_POOL[7:10]  # a third operand: fewer kinds
+        combos = list(itertools.product(*[pool] * min(k, 2), *([["inc", "1"]] if k == 3 else [])))
+        params = ["x", "y", "z"][:k]
+        called = " ".join(_caught(f"(h {' '.join(c)})") for c in combos)
+        expected = show(f"(let [h (fn [& xs] (apply {q} xs))] [{called}])")  # apply: never inlined
+        for const in (None, *range(k)):  # every operand a local; then each one a constant in turn
+            fns: dict[str, str] = {}  # one fn literal per constant (compiling is what costs here)
+            calls = []
+            for c in combos:
+                key = "" if const is None else c[const]
+                if key not in fns:
+                    ps = [p for j, p in enumerate(params) if j != const]
+                    body = " ".join(c[const] if j == const else p for j, p in enumerate(params))
+                    fns[key] = f"(fn [{' '.join(ps)}] ({q} {body}))"
+                name = f"f{list(fns).index(key)}"
+                calls.append(_caught(f"({name} {' '.join(a for j, a in enumerate(c) if j != const)})"))
+            lets = " ".join(f"f{i} {f}" for i, f in enumerate(fns.values()))
+            got = show(f"(let [{lets}] [{' '.join(calls)}])")
+            assert got == expected, (q, k, const)

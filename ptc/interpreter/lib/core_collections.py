@@ -73,6 +73,7 @@ from ..columnar import dispatch as _col
 from ..table import Row, Table
 from ..values import assoc as _massoc
 from ..values import dissoc as _mdissoc
+from . import inline
 
 _MISSING = object()
 _dset = dict.__setitem__
@@ -283,7 +284,7 @@ def _conj1(coll: Any, x: Any) -> Any:
     raise runtime_error(f"conj: cannot add to {_desc(coll)}")
 
 
-@builtin("conj", args=("[]", "[coll]", "[coll x & xs]"), category="collections",
+@builtin("conj", inline=inline.conj, args=("[]", "[coll]", "[coll x & xs]"), category="collections",
          doc="Add items the natural way: vectors at the end, lists at the front, maps take [k v] pairs or maps, sets add.",
          ex=(("(conj [1 2] 3 4)", "[1 2 3 4]"), ("(conj '(1 2) 3)", "(3 1 2)"),
              ("(conj {:a 1} [:b 2])", "{:a 1, :b 2}"), ("(conj nil 1)", "(1)")))
@@ -422,7 +423,7 @@ def _assoc1(m: Any, k: Any, v: Any) -> Any:
     raise runtime_error(f"assoc: expected a map or vector, got {_desc(m)}")
 
 
-@builtin("assoc", args="[m k v & kvs]", category="maps",
+@builtin("assoc", inline=inline.assoc, args="[m k v & kvs]", category="maps",
          doc="m with key k set to v (more pairs allowed); on a vector, index k (<= count) is replaced or appended.",
          ex=(("(assoc {:a 1} :b 2)", "{:a 1, :b 2}"), ("(assoc [1 2] 0 9)", "[9 2]"),
              ("(assoc nil :a 1 :b 2)", "{:a 1, :b 2}")))
@@ -613,7 +614,7 @@ def owned_maps(d: dict[Any, Any]) -> dict[Any, Any]:
     return d
 
 
-@builtin("update-in", args="[m ks f & args]", category="maps",
+@builtin("update-in", inline=inline.update_in, args="[m ks f & args]", category="maps",
          doc="m with the value at the key path ks replaced by (f old-value args...).",
          ex=(("(update-in {:a {:b 1}} [:a :b] inc)", "{:a {:b 2}}"),
              ("(update-in {} [:a :n] (fnil inc 0))", "{:a {:n 1}}")))
@@ -656,7 +657,7 @@ def update_keys(m: Any, f: Any) -> Any:
 # -- lookup ---------------------------------------------------------------------------
 
 
-@builtin("get", pure=True, args=("[m k]", "[m k not-found]"), category="maps",
+@builtin("get", inline=inline.get_key, pure=True, args=("[m k]", "[m k not-found]"), category="maps",
          doc="The value at key k in a map (index in a vector/string, member of a set), else not-found or nil.",
          ex=(("(get {:a 1} :a)", "1"), ("(get {:a 1} :b 0)", "0"), ("(get [10 20] 1)", "20"),
              ("(get {\"name\" \"Ann\"} \"name\")", "\"Ann\"")))
@@ -664,7 +665,7 @@ def get(m: Any, k: Any, default: Any = None) -> Any:
     return lookup(m, k, default)
 
 
-@builtin("get-in", pure=True, args=("[m ks]", "[m ks not-found]"), category="maps",
+@builtin("get-in", inline=inline.get_in, pure=True, args=("[m ks]", "[m ks not-found]"), category="maps",
          doc="The value at the key path ks, else not-found or nil.",
          ex=(("(get-in {:a {:b 1}} [:a :b])", "1"), ("(get-in {:a {}} [:a :b] 0)", "0"),
              ("(get-in {:a [{:b 5}]} [:a 0 :b])", "5")))
@@ -764,7 +765,7 @@ def val(e: Any) -> Any:
     return _entry(e, "val")[1]
 
 
-@builtin("select-keys", args="[m ks]", category="maps",
+@builtin("select-keys", inline=inline.select_keys, args="[m ks]", category="maps",
          doc="A map of only the entries of m whose key is in ks.",
          ex=(("(select-keys {:a 1 :b 2 :c 3} [:a :c])", "{:a 1, :c 3}"),
              ("(select-keys {:a 1} [:a :z])", "{:a 1}")))

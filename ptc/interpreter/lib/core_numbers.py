@@ -15,6 +15,7 @@ from ..context import check_int, int_product_fits
 from ..errors import runtime_error
 from ..registry import alias, builtin
 from ..values import VECTOR_TYPES, Keyword, Symbol, _charge_walk, equals, short, type_name
+from . import inline
 
 _FAST = 1 << 62  # sums/differences below this never need the bigint guard
 _HALF = 1 << 31  # products of two factors below this never need the bigint guard
@@ -125,7 +126,7 @@ def _div2(a: Any, b: Any) -> Any:
     raise _bad("/", a, b)
 
 
-@builtin("+", pure=True, column_op="+", args=("[]", "[x]", "[x y]", "[x y & more]"), category="numbers",
+@builtin("+", inline=inline.additive("+"), pure=True, column_op="+", args=("[]", "[x]", "[x y]", "[x y & more]"), category="numbers",
          doc="Sum of the numbers; (+) is 0. Integers stay integers, any float makes the result a float.",
          ex=(("(+ 1 2 3)", "6"), ("(+ 1 2.5)", "3.5"), ("(+)", "0")))
 def add(*args: Any) -> Any:
@@ -144,7 +145,7 @@ def add(*args: Any) -> Any:
     return r
 
 
-@builtin("-", pure=True, column_op="-", args=("[x]", "[x y]", "[x y & more]"), category="numbers",
+@builtin("-", inline=inline.additive("-"), pure=True, column_op="-", args=("[x]", "[x y]", "[x y & more]"), category="numbers",
          doc="Subtracts the rest from the first number; with one argument, negates it.",
          ex=(("(- 10 3 2)", "5"), ("(- 5)", "-5"), ("(- 1.5 1)", "0.5")))
 def sub(x: Any, *more: Any) -> Any:
@@ -165,7 +166,7 @@ def sub(x: Any, *more: Any) -> Any:
     return r
 
 
-@builtin("*", pure=True, column_op="*", args=("[]", "[x]", "[x y]", "[x y & more]"), category="numbers",
+@builtin("*", inline=inline.mul, pure=True, column_op="*", args=("[]", "[x]", "[x y]", "[x y & more]"), category="numbers",
          doc="Product of the numbers; (*) is 1.",
          ex=(("(* 2 3 4)", "24"), ("(* 2 1.5)", "3.0"), ("(*)", "1")))
 def mul(*args: Any) -> Any:
@@ -183,7 +184,7 @@ def mul(*args: Any) -> Any:
     return r
 
 
-@builtin("/", pure=True, column_op="/", args=("[x]", "[x y]", "[x y & more]"), category="numbers",
+@builtin("/", inline=inline.divide, pure=True, column_op="/", args=("[x]", "[x y]", "[x y & more]"), category="numbers",
          doc="Divides the first number by the rest; (/ x) is 1/x. Exact integer quotients stay "
              "integers, others are floats (no ratios). Integer division by zero is an error.",
          ex=(("(/ 10 5)", "2"), ("(/ 10 4)", "2.5"), ("(/ 1.0 4)", "0.25"), ("(/ 4.0)", "0.25")))
@@ -209,7 +210,7 @@ def _zero_div() -> Exception:
     return runtime_error("Divide by zero", hint="check the divisor before dividing")
 
 
-@builtin("quot", pure=True, column_op="quot", args="[num div]", category="numbers",
+@builtin("quot", inline=inline.quot, pure=True, column_op="quot", args="[num div]", category="numbers",
          doc="Quotient of dividing num by div, truncated toward zero.",
          ex=(("(quot 7 2)", "3"), ("(quot -7 2)", "-3"), ("(quot 7.5 2)", "3.0")))
 def quot(num: Any, div: Any) -> Any:
@@ -234,7 +235,7 @@ def _float_rem(n: float, d: float) -> float:
     return n - math.trunc(q) * d
 
 
-@builtin("rem", pure=True, args="[num div]", category="numbers",
+@builtin("rem", inline=inline.rem, pure=True, args="[num div]", category="numbers",
          doc="Remainder of dividing num by div; the result has the sign of num.",
          ex=(("(rem 7 2)", "1"), ("(rem -7 2)", "-1"), ("(rem 7.5 2)", "1.5")))
 def rem(num: Any, div: Any) -> Any:
@@ -254,7 +255,7 @@ def rem(num: Any, div: Any) -> Any:
     raise _bad("rem", num, div)
 
 
-@builtin("mod", pure=True, args="[num div]", category="numbers",
+@builtin("mod", inline=inline.mod, pure=True, args="[num div]", category="numbers",
          doc="Modulus of num and div (floored division); the result has the sign of div.",
          ex=(("(mod 7 2)", "1"), ("(mod -7 2)", "1"), ("(mod 7 -2)", "-1"), ("(mod -7.5 2)", "0.5")))
 def mod(num: Any, div: Any) -> Any:
@@ -275,7 +276,7 @@ def mod(num: Any, div: Any) -> Any:
     raise _bad("mod", num, div)
 
 
-@builtin("inc", pure=True, column_op="inc", args="[x]", category="numbers", doc="x plus one.",
+@builtin("inc", inline=inline.inc, pure=True, column_op="inc", args="[x]", category="numbers", doc="x plus one.",
          ex=(("(inc 1)", "2"), ("(inc 1.5)", "2.5")))
 def inc(x: Any) -> Any:
     if type(x) is int and x < _FAST:
@@ -286,7 +287,7 @@ def inc(x: Any) -> Any:
     raise _num_err("inc", x)
 
 
-@builtin("dec", pure=True, column_op="dec", args="[x]", category="numbers", doc="x minus one.",
+@builtin("dec", inline=inline.dec, pure=True, column_op="dec", args="[x]", category="numbers", doc="x minus one.",
          ex=(("(dec 1)", "0"), ("(dec 1.5)", "0.5")))
 def dec(x: Any) -> Any:
     if type(x) is int and x > -_FAST:
@@ -323,7 +324,7 @@ def _min2(x: Any, y: Any) -> Any:
     raise _bad("min", x, y)
 
 
-@builtin("max", pure=True, column_op="max", args=("[x]", "[x y]", "[x y & more]"), category="numbers",
+@builtin("max", inline=inline.max_, pure=True, column_op="max", args=("[x]", "[x y]", "[x y & more]"), category="numbers",
          doc="The greatest of the numbers (NaN if any is NaN). Use max-key or sort for other values.",
          ex=(("(max 1 5 3)", "5"), ("(max 1 2.5)", "2.5"), ("(apply max [4 9 2])", "9")))
 def max_(x: Any, *more: Any) -> Any:
@@ -336,7 +337,7 @@ def max_(x: Any, *more: Any) -> Any:
     return r
 
 
-@builtin("min", pure=True, column_op="min", args=("[x]", "[x y]", "[x y & more]"), category="numbers",
+@builtin("min", inline=inline.min_, pure=True, column_op="min", args=("[x]", "[x y]", "[x y & more]"), category="numbers",
          doc="The least of the numbers (NaN if any is NaN). Use min-key or sort for other values.",
          ex=(("(min 1 5 3)", "1"), ("(min 1 0.5)", "0.5"), ("(apply min [4 9 2])", "2")))
 def min_(x: Any, *more: Any) -> Any:
@@ -349,7 +350,7 @@ def min_(x: Any, *more: Any) -> Any:
     return r
 
 
-@builtin("abs", pure=True, column_op="abs", args="[a]", category="numbers", doc="Absolute value of a number.",
+@builtin("abs", inline=inline.abs_, pure=True, column_op="abs", args="[a]", category="numbers", doc="Absolute value of a number.",
          ex=(("(abs -5)", "5"), ("(abs -2.5)", "2.5")))
 def abs_(a: Any) -> Any:
     t = type(a)
@@ -361,7 +362,7 @@ def abs_(a: Any) -> Any:
 # -- comparison ---------------------------------------------------------------------
 
 
-@builtin("=", pure=True, column_op="=", args=("[x]", "[x y]", "[x y & more]"), category="comparison",
+@builtin("=", inline=inline.eq, pure=True, column_op="=", args=("[x]", "[x y]", "[x y & more]"), category="comparison",
          doc="True if all arguments are equal (Clojure equality: 1 and 1.0 differ, [1 2] equals '(1 2)).",
          ex=(("(= 1 1)", "true"), ("(= [1 2] '(1 2))", "true"), ("(= 1 1.0)", "false"),
              ("(= {:a 1} {:a 1})", "true")))
@@ -375,7 +376,7 @@ def eq(x: Any, *more: Any) -> bool:
     return True
 
 
-@builtin("not=", pure=True, column_op="not=", args=("[x]", "[x y]", "[x y & more]"), category="comparison",
+@builtin("not=", inline=inline.not_eq, pure=True, column_op="not=", args=("[x]", "[x y]", "[x y & more]"), category="comparison",
          doc="Same as (not (= x y ...)).",
          ex=(("(not= 1 2)", "true"), ("(not= :a :a)", "false"), ("(not= 1 1 2)", "true")))
 def not_eq(x: Any, *more: Any) -> bool:
@@ -405,7 +406,7 @@ def num_eq(x: Any, *more: Any) -> bool:
 
 
 def _make_cmp(name: str, op: Any, doc: str, ex: Any) -> None:
-    """A numeric comparison builtin: pure, and the column op of the same name."""
+    """A numeric comparison builtin: pure, the column op of the same name, inlined for two numbers."""
     def cmp(x: Any, *more: Any) -> bool:
         if len(more) == 1:
             y = more[0]
@@ -417,7 +418,7 @@ def _make_cmp(name: str, op: Any, doc: str, ex: Any) -> None:
         return _numcmp(name, op, x, more)
 
     builtin(name, args=("[x]", "[x y]", "[x y & more]"), category="comparison", doc=doc, ex=ex, pure=True,
-            column_op=name)(cmp)
+            column_op=name, inline=inline.numeric_binop(name))(cmp)
     globals()["cmp_" + {"<": "lt", ">": "gt", "<=": "le", ">=": "ge"}[name]] = cmp
 
 
@@ -546,7 +547,7 @@ def compare(x: Any, y: Any) -> int:
 # -- number predicates --------------------------------------------------------------
 
 
-@builtin("zero?", pure=True, args="[num]", category="numbers", doc="True if num is zero.",
+@builtin("zero?", inline=inline.is_zero, pure=True, args="[num]", category="numbers", doc="True if num is zero.",
          ex=(("(zero? 0)", "true"), ("(zero? 0.0)", "true"), ("(zero? 3)", "false")))
 def zero_p(num: Any) -> bool:
     t = type(num)
@@ -555,7 +556,7 @@ def zero_p(num: Any) -> bool:
     raise _num_err("zero?", num)
 
 
-@builtin("pos?", pure=True, args="[num]", category="numbers", doc="True if num is greater than zero.",
+@builtin("pos?", inline=inline.is_pos, pure=True, args="[num]", category="numbers", doc="True if num is greater than zero.",
          ex=(("(pos? 3)", "true"), ("(pos? 0)", "false")))
 def pos_p(num: Any) -> bool:
     t = type(num)
@@ -564,7 +565,7 @@ def pos_p(num: Any) -> bool:
     raise _num_err("pos?", num)
 
 
-@builtin("neg?", pure=True, args="[num]", category="numbers", doc="True if num is less than zero.",
+@builtin("neg?", inline=inline.is_neg, pure=True, args="[num]", category="numbers", doc="True if num is less than zero.",
          ex=(("(neg? -1)", "true"), ("(neg? 0)", "false")))
 def neg_p(num: Any) -> bool:
     t = type(num)
@@ -577,7 +578,7 @@ def _not_int(who: str, n: Any) -> Exception:
     return runtime_error(f"{who}: argument must be an integer, got {describe(n)}")
 
 
-@builtin("even?", pure=True, column_op="even?", args="[n]", category="numbers", doc="True if the integer n is even (error for non-integers).",
+@builtin("even?", inline=inline.is_even, pure=True, column_op="even?", args="[n]", category="numbers", doc="True if the integer n is even (error for non-integers).",
          ex=(("(even? 4)", "true"), ("(even? 3)", "false")))
 def even_p(n: Any) -> bool:
     if type(n) is int:
@@ -585,7 +586,7 @@ def even_p(n: Any) -> bool:
     raise _not_int("even?", n)
 
 
-@builtin("odd?", pure=True, column_op="odd?", args="[n]", category="numbers", doc="True if the integer n is odd (error for non-integers).",
+@builtin("odd?", inline=inline.is_odd, pure=True, column_op="odd?", args="[n]", category="numbers", doc="True if the integer n is odd (error for non-integers).",
          ex=(("(odd? 3)", "true"), ("(odd? 4)", "false")))
 def odd_p(n: Any) -> bool:
     if type(n) is int:

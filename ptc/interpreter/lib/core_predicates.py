@@ -15,6 +15,7 @@ from ..values import (
     MAP_TYPES, SET_TYPES, VECTOR_TYPES, FMap, FSet, HSet, Keyword, LazySeq, MapEntry, PList, PQueue, Regex, Symbol,
     equals,
 )
+from . import inline
 
 _MAPS = frozenset(MAP_TYPES)
 _VECTORS = frozenset(VECTOR_TYPES)
@@ -29,13 +30,13 @@ _SEQABLE = _COLLS | {str}
 _REVERSIBLE = _VECTORS | {SortedMap, SortedSet}
 
 
-@builtin("nil?", pure=True, column_op="nil?", args="[x]", category="predicates", doc="True if x is nil.",
+@builtin("nil?", inline=inline.is_nil, pure=True, column_op="nil?", args="[x]", category="predicates", doc="True if x is nil.",
          ex=(("(nil? nil)", "true"), ("(nil? false)", "false")))
 def nil_p(x: Any) -> bool:
     return x is None
 
 
-@builtin("some?", pure=True, column_op="some?", args="[x]", category="predicates", doc="True if x is not nil (false is some?).",
+@builtin("some?", inline=inline.is_some, pure=True, column_op="some?", args="[x]", category="predicates", doc="True if x is not nil (false is some?).",
          ex=(("(some? 0)", "true"), ("(some? nil)", "false"), ("(some? false)", "true")))
 def some_p(x: Any) -> bool:
     return x is not None
@@ -53,7 +54,7 @@ def false_p(x: Any) -> bool:
     return x is False
 
 
-@builtin("not", pure=True, column_op="not", args="[x]", category="predicates", doc="True if x is falsey (nil or false), else false.",
+@builtin("not", inline=inline.not_, pure=True, column_op="not", args="[x]", category="predicates", doc="True if x is falsey (nil or false), else false.",
          ex=(("(not nil)", "true"), ("(not 0)", "false"), ("(not false)", "true")))
 def not_(x: Any) -> bool:
     return x is None or x is False

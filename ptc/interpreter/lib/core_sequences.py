@@ -75,6 +75,7 @@ from .transducers import (
     take_while_xf,
     take_xf,
 )
+from . import inline
 
 _NO = object()
 _pymap = builtins.map
@@ -332,7 +333,7 @@ def keep_indexed(f: Any, coll: Any = _NO) -> Any:
     return _chunked(coll, lambda chunk: [r for r in each(chunk) if r is not None], "keep-indexed")
 
 
-@builtin("reduce", args=("[f coll]", "[f init coll]"), category="sequences",
+@builtin("reduce", inline=inline.reduce_plus, args=("[f coll]", "[f init coll]"), category="sequences",
          doc="Combines items with (f acc item), starting from init (or the first item; (f) if "
              "coll is empty); stops early when f returns (reduced x).",
          ex=(("(reduce + [1 2 3])", "6"), ("(reduce + 10 [1 2 3])", "16"), ("(reduce + [])", "0"),

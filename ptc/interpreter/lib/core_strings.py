@@ -14,6 +14,7 @@ from ..printer import format_double, pr_str
 from ..registry import builtin
 from ..values import Keyword, PList, PVector, Regex, Symbol, is_keyword_name, short
 from .core_numbers import describe
+from . import inline
 
 _NOARG: Any = object()
 _SMALL = 256  # strings up to this length skip the (cumulative) string accounting
@@ -85,7 +86,7 @@ def join_texts(items: Iterable[Any], text: Callable[[Any], str] = str_value, sep
     return sep.join(parts)
 
 
-@builtin("str", args=("[]", "[x]", "[x & ys]"), category="strings",
+@builtin("str", inline=inline.str_concat, args=("[]", "[x]", "[x & ys]"), category="strings",
          doc="Concatenates the string forms of the arguments: nil is \"\", strings as is, "
              "other values as printed (keywords with their colon).",
          ex=(("(str \"a\" 1 nil :b)", "\"a1:b\""), ("(str)", "\"\""), ("(str [1 \"x\"])", "\"[1 \\\"x\\\"]\""),
