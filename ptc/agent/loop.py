@@ -259,16 +259,12 @@ class Agent:
         return turns, memory, results
 
     def _drive(self, gen: Generator[Any, Any, Step]) -> Step:
-        answer: Any = None
-        while True:
-            try:
-                request = gen.send(answer)
-            except StopIteration as stop:
-                return stop.value  # type: ignore[no-any-return]
-            if isinstance(request, _AskLLM):
-                answer = self._complete(request.messages)
-            else:
-                answer = self._execute(request)
+        """The loop's turns (`_turns`, one generator for both) driven with blocking calls."""
+        request, done = _step(gen, None)
+        while done is None:
+            answer = self._complete(request.messages) if isinstance(request, _AskLLM) else self._execute(request)
+            request, done = _step(gen, answer)
+        return done
 
     async def arun(self, _extra: Sequence[EventHandler] = ()) -> Step:
         """Run the mission without blocking the event loop (LLM calls awaited, programs in a thread)."""
@@ -278,13 +274,10 @@ class Agent:
     async def _arun(self, _extra: Sequence[EventHandler]) -> Step:
         run_id = uuid.uuid4().hex[:12]
         emit, path = self._emitter(run_id, _extra)
-        gen = self._turns(emit, run_id, path)
-        answer: Any = None
-        while True:
-            try:
-                request = gen.send(answer)
-            except StopIteration as stop:
-                return stop.value  # type: ignore[no-any-return]
+        gen = self._turns(emit, run_id, path)  # the same turns as run's, driven by awaiting
+        request, done = _step(gen, None)
+        while done is None:
+            answer: Any
             if isinstance(request, _AskLLM):
                 try:
                     answer = await acomplete(self.llm, request.messages, append_only=self._append_only)
@@ -292,6 +285,8 @@ class Agent:
                     answer = _model_failure(e)
             else:
                 answer = await asyncio.to_thread(self._execute, request)
+            request, done = _step(gen, answer)
+        return done
 
     async def astream(self) -> AsyncIterator[Event]:
         """Events as they happen; the last one is run_finished (its data holds the outcome)."""
@@ -452,6 +447,14 @@ class Agent:
         clone.__dict__.update(self.__dict__)
         clone.mission = mission
         return clone
+
+
+def _step(gen: Generator[Any, Any, Step], answer: Any) -> tuple[Any, Step | None]:
+    """The turns' next request given the answer to the last one, or the finished Step."""
+    try:
+        return gen.send(answer), None
+    except StopIteration as stop:
+        return None, stop.value
 
 
 def _model_failure(e: Exception) -> LLMError:

@@ -17,15 +17,14 @@ differs, since tool-call ids carry run ids).
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from typing import Any, Iterable, TextIO
 
 import click
 
-from .common import (data_option, load_data, load_tools, model_llm, open_replay, read_json_file, server_options,
-                     tools_option)
+from .common import (data_option, history_file, load_data, load_tools, model_llm, open_replay, prompt_history,
+                     read_json_file, server_options, tools_option)
 from .mcp_options import load_mcp_tools, mcp_options
 
 EPILOG = """\b
@@ -64,10 +63,7 @@ ROLE_STYLE = {"user": "cyan", "assistant": "green", "tool": "magenta", "system":
 
 
 def history_path() -> Path:
-    home = os.environ.get("PTC_HOME")
-    if home:
-        return Path(home).expanduser() / "chat_history"
-    return Path("~/.ptc_chat_history").expanduser()
+    return history_file("chat_history", ".ptc_chat_history")
 
 
 def indicator(usage: Any) -> str:
@@ -277,17 +273,8 @@ def _one_line(text: str, limit: int = 160) -> str:
 
 def run_interactive(ui: ChatUI) -> int:
     from prompt_toolkit import PromptSession
-    from prompt_toolkit.history import FileHistory, InMemoryHistory
 
-    history: Any
-    path = history_path()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.touch(exist_ok=True)
-        history = FileHistory(str(path))
-    except OSError:
-        history = InMemoryHistory()
-    session: Any = PromptSession(history=history)
+    session: Any = PromptSession(history=prompt_history(history_path()))
     while True:
         try:
             line = session.prompt(ui.prompt_text())

@@ -156,6 +156,26 @@ def load_data(specs: tuple[str, ...]) -> dict[str, Any] | None:
     return data
 
 
+def history_file(name: str, default: str) -> Path:
+    """Where an interactive prompt keeps its history: $PTC_HOME/NAME, else ~/DEFAULT."""
+    import os
+
+    home = os.environ.get("PTC_HOME")
+    return Path(home).expanduser() / name if home else Path("~/" + default).expanduser()
+
+
+def prompt_history(path: Path) -> Any:
+    """prompt_toolkit's history in the file at path, or in memory where the file cannot be made."""
+    from prompt_toolkit.history import FileHistory, InMemoryHistory
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch(exist_ok=True)
+        return FileHistory(str(path))
+    except OSError:
+        return InMemoryHistory()
+
+
 def read_text_file(path: str, what: str) -> str:
     """A UTF-8 text file ('-' reads stdin); a missing, binary or non-UTF-8 file is a FileError naming it."""
     try:

@@ -13,7 +13,6 @@ each result is printed, so a REPL session can be piped in.
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from typing import Any, Iterable, Iterator, TextIO
@@ -21,7 +20,7 @@ from typing import Any, Iterable, Iterator, TextIO
 import click
 
 from .balance import is_complete
-from .common import data_option, load_data, run_limits
+from .common import data_option, history_file, load_data, prompt_history, run_limits
 
 PROMPT = "ptc> "
 CONTINUATION = "...> "
@@ -50,10 +49,7 @@ Examples:
 
 def history_path() -> Path:
     """Where the interactive prompt keeps its history."""
-    home = os.environ.get("PTC_HOME")
-    if home:
-        return Path(home).expanduser() / "history"
-    return Path("~/.ptc_history").expanduser()
+    return history_file("history", ".ptc_history")
 
 
 class ReplSession:
@@ -211,7 +207,6 @@ def _completer(session: ReplSession) -> Any:
 
 def _prompt_session(session: ReplSession) -> Any:
     from prompt_toolkit import PromptSession
-    from prompt_toolkit.history import FileHistory, InMemoryHistory
     from prompt_toolkit.key_binding import KeyBindings
 
     kb = KeyBindings()
@@ -228,14 +223,7 @@ def _prompt_session(session: ReplSession) -> Any:
     def _newline(event: Any) -> None:
         event.current_buffer.insert_text("\n")
 
-    history: Any
-    path = history_path()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.touch(exist_ok=True)
-        history = FileHistory(str(path))
-    except OSError:
-        history = InMemoryHistory()
+    history = prompt_history(history_path())
 
     lexer = None
     try:

@@ -140,16 +140,12 @@ class OutboxExpect(_Strict):
     predicate: str | None = None
 
 
-class Defaults(_Strict):
-    """Values every mission gets unless it sets its own."""
+class _Tooled(_Strict):
+    """What a mission gets, by itself or from the defaults: tool names (one name as a list of
+    one) and MCP servers (written as mcp_servers reads them)."""
 
-    max_turns: int = Field(6, ge=1, le=50)
-    system_prompt: Literal["default", "compact"] = "default"  # the prompt profile (ptc.Agent(prompt=...))
-    limits: dict[str, Any] | None = None
     tools: list[str] | None = None
-    mcp: list[MCPServerSpec] | None = None
-    data: Union[str, list[str], dict[str, Any], None] = None
-    signature: str | None = None
+    mcp: list[MCPServerSpec] | None = None  # MCP servers whose tools the mission gets (besides `tools`)
 
     @field_validator("tools", mode="before")
     @classmethod
@@ -162,7 +158,17 @@ class Defaults(_Strict):
         return mcp_servers(v)
 
 
-class Mission(_Strict):
+class Defaults(_Tooled):
+    """Values every mission gets unless it sets its own."""
+
+    max_turns: int = Field(6, ge=1, le=50)
+    system_prompt: Literal["default", "compact"] = "default"  # the prompt profile (ptc.Agent(prompt=...))
+    limits: dict[str, Any] | None = None
+    data: Union[str, list[str], dict[str, Any], None] = None
+    signature: str | None = None
+
+
+class Mission(_Tooled):
     """One mission: the prompt, what the agent gets, and how its result is judged."""
 
     id: str
@@ -170,8 +176,6 @@ class Mission(_Strict):
     description: str = ""
     tags: list[str] = Field(default_factory=list)
     data: Union[str, list[str], dict[str, Any], None] = None
-    tools: list[str] | None = None
-    mcp: list[MCPServerSpec] | None = None  # MCP servers whose tools the mission gets (besides `tools`)
     signature: str | None = None
     max_turns: int | None = Field(None, ge=1, le=50)
     system_prompt: Literal["default", "compact"] | None = None
@@ -186,16 +190,6 @@ class Mission(_Strict):
         if not MISSION_ID.match(v) or "__" in v:
             raise ValueError("use letters, digits, '-', '_' and '.' (no '__': ids name cassette files)")
         return v
-
-    @field_validator("tools", mode="before")
-    @classmethod
-    def _tools_list(cls, v: Any) -> Any:
-        return [v] if isinstance(v, str) else v
-
-    @field_validator("mcp", mode="before")
-    @classmethod
-    def _mcp_list(cls, v: Any) -> Any:
-        return mcp_servers(v)
 
     @property
     def all_checks(self) -> list[Check]:

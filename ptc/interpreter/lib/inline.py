@@ -222,31 +222,20 @@ not_eq = _eq_inline(True)
 
 
 def _pred_inline(template: str) -> InlineFn:
+    """A test of one operand: template over its first use {A} and its name {a} (evaluated once)."""
+
     def inline(c: Any, fn: Any, node: n.Call, args: list[str]) -> str | None:
         if len(args) != 1 or const_of(node.args[0]) is not NO_CONST or is_literal_text(args[0]):
             return None
         pa, a = bind_once(fn, args[0])
-        if pa:
-            return f"({template.format(pa)})"
-        return f"({template.format(a)})"
+        return f"({template.format(A=pa or a, a=a)})"
 
     return inline
 
 
-is_nil = unary(_pred_inline("{} is None"))
-is_some = unary(_pred_inline("{} is not None"))
-
-
-@unary
-
-
-def not_(c: Any, fn: Any, node: n.Call, args: list[str]) -> str | None:
-    if len(args) != 1 or const_of(node.args[0]) is not NO_CONST or is_literal_text(args[0]):
-        return None
-    pa, a = bind_once(fn, args[0])
-    if pa:
-        return f"({pa} is None or {a} is False)"
-    return f"({a} is None or {a} is False)"
+is_nil = unary(_pred_inline("{A} is None"))
+is_some = unary(_pred_inline("{A} is not None"))
+not_ = unary(_pred_inline("{A} is None or {a} is False"))
 
 
 # -- the rest of arithmetic: each fast path covers the common types and leaves every other
