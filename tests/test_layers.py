@@ -159,10 +159,13 @@ def import_cycles() -> list[set[str]]:
 
 
 def test_import_cycles_stay_within_a_package_and_few() -> None:
+    """No cycle across packages; no cycle but the known ones (a known cycle may take in a
+    module of its package: each found cycle must meet a known one, one for one)."""
     cycles = import_cycles()
     across = [sorted(c) for c in cycles if len({_package(m) for m in c}) > 1]
     assert not across, f"import cycles across packages: {across}"
-    known = {frozenset(c) for c in KNOWN_CYCLES}
-    found = {frozenset(c) for c in cycles}
-    assert found <= known, f"new import cycles: {[sorted(c) for c in found - known]}"
-    assert known <= found, f"gone: take these off KNOWN_CYCLES: {[sorted(c) for c in known - found]}"
+    new = [sorted(c) for c in cycles if not any(c & known for known in KNOWN_CYCLES)]
+    assert not new, f"new import cycles: {new}"
+    gone = [sorted(known) for known in KNOWN_CYCLES if not any(c & known for c in cycles)]
+    assert not gone, f"gone: take these off KNOWN_CYCLES: {gone}"
+    assert len(cycles) == len(KNOWN_CYCLES), "two known cycles became one, or one split: update KNOWN_CYCLES"
