@@ -109,7 +109,9 @@ def test_growing_builtin_meets_its_limit(case: Case, isolation: str) -> None:
 def test_a_million_groups_end_by_the_deadline(source: str, isolation: str) -> None:
     out = run_forked(source, hard_timeout=GROUPS_TIMEOUT + 30, data={"t": _table()},
                      limits=Limits(timeout=GROUPS_TIMEOUT, isolation=isolation))
-    assert out.status == "error" and out.kind == "limit" and "timeout" in out.message, out.describe()
+    # it ends with the limit error, or (a fast machine, the plain count of groups) with its answer
+    finished = out.status == "value" and out.elapsed <= GROUPS_TIMEOUT + LATE
+    assert finished or out.status == "error" and out.kind == "limit" and "timeout" in out.message, out.describe()
     assert out.elapsed <= GROUPS_TIMEOUT + LATE, out.describe()
 
 
