@@ -27,3 +27,12 @@ def llm_server() -> Iterator[Callable[..., LLMServer]]:
     yield start
     for server in started:
         server.__exit__(None, None, None)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """The lines tests ask to be shown (`record_property("summary_line", ...)`, e.g. the
+    conformance rate), printed once by the controlling process, with or without workers."""
+    for report in terminalreporter.stats.get("passed", []):
+        for key, line in getattr(report, "user_properties", ()):
+            if key == "summary_line":
+                terminalreporter.write_line(line)

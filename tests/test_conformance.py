@@ -139,11 +139,11 @@ def report(verbose: bool = False, sections: bool = True) -> float:
     return rate
 
 
-def test_pass_rate_summary(capsys: pytest.CaptureFixture[str]) -> None:
-    """Informational: the per-section pass rate (run with -s to see it)."""
-    with capsys.disabled():
-        print()
-        report(sections=False)
+def test_pass_rate_summary(capsys: pytest.CaptureFixture[str], record_property: Any) -> None:
+    """Informational: the pass rate, printed in the run's summary (conftest.py) by whichever
+    process ran it (a pytest-xdist worker's own output is not shown)."""
+    report(sections=False)
+    record_property("summary_line", capsys.readouterr().out.strip().splitlines()[-1])
 
 
 if __name__ == "__main__":

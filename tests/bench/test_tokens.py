@@ -220,7 +220,7 @@ def test_target_ptc_at_most_15_percent_of_json_tool_calling_on_data_heavy(result
 
 
 def test_cli_table_and_summary_lines() -> None:
-    out = CliRunner().invoke(main, ["bench", "tokens"])
+    out = CliRunner().invoke(main, ["bench", "tokens"], env={"COLUMNS": "100"})  # as piped (pytest-xdist sets 80)
     assert out.exit_code == 0, out.output
     for name in NAMES:
         assert name in out.output
