@@ -188,3 +188,14 @@ def test_a_fold_the_engine_cannot_make_reads_the_file_and_folds_on_group_numbers
     assert ptc.pr_str(ptc.run(src, data={"x": x}, limits=big).value) == ptc.pr_str(
         ptc.run(src, data={"x": t}, limits=big).value)
     assert x.unread is None
+
+
+def test_a_check_the_column_answers_is_left_out_of_the_query() -> None:
+    """In memory, a column with no nil, -0.0, NaN or zero needs no check for them in the query;
+    a file's column (not read) always gets them."""
+    assert engine._holds_none(pa.array([1, 2]), "nil") and not engine._holds_none(pa.array([1, None]), "nil")
+    assert engine._holds_none(pa.array([0.0, 1.5]), "-0.0") and not engine._holds_none(pa.array([1.0, -0.0]), "-0.0")
+    assert engine._holds_none(pa.array([1.0, -2.5]), "NaN or zero")
+    assert not engine._holds_none(pa.array([1.0, 0.0]), "NaN or zero")
+    assert not engine._holds_none(pa.array([1.0, float("nan")]), "NaN or zero")
+    assert not engine._holds_none(pa.array([], pa.float64()), "nil")  # a file's column: nothing known
