@@ -588,7 +588,7 @@ class Grouping:
     engine: bool = False  # the folds ran on DuckDB (see engine): no group numbers were made
     _keys: list[Any] | None = None
     _order: np.ndarray | None = None
-    _sizes: np.ndarray | None = None
+    _group_sizes: np.ndarray | None = None
 
     @property
     def keys(self) -> list[Any]:
@@ -621,9 +621,9 @@ class Grouping:
     @property
     def sizes(self) -> np.ndarray:
         """Each group's number of rows, counted once for all the plan's folds."""
-        if self._sizes is None:
-            self._sizes = _sizes(self.codes, self.count)
-        return self._sizes
+        if self._group_sizes is None:
+            self._group_sizes = _sizes(self.codes, self.count)
+        return self._group_sizes
 
     @property
     def order(self) -> np.ndarray:
