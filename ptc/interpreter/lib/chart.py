@@ -14,7 +14,7 @@ from ...charts.spec import CHART_KEY, MAX_ROWS, ChartError, check_spec
 from .. import context
 from ..errors import runtime_error
 from ..registry import builtin
-from ..values import MAP_TYPES, from_python, iter_all, map_items, to_python
+from ..values import MAP_TYPES, from_python, iter_all, keyword, lookup, map_items, to_python
 from .core_numbers import describe
 
 NS = "chart"
@@ -222,12 +222,12 @@ def _numbers(who: str, rows: Any, f: str) -> list[float]:
     """The column's numbers (nils left out), read a block at a time with the clock checked: a
     histogram is the chart of a big column."""
     from ..table import Table
-    from ..values import keyword
 
+    k = keyword(f)
     if type(rows) is Table:
-        values: Any = rows.values_of(keyword(f)) if keyword(f) in rows.keys else rows.values_of(f)
+        values: Any = rows.values_of(k) if k in rows.keys else rows.values_of(f)
     else:
-        values = (_cell(r, f) for r in iter_all(rows, who))
+        values = (_cell(r, k, f) for r in iter_all(rows, who))
     out: list[float] = []
     for i, v in enumerate(values):
         if (i & 65535) == 65535:
@@ -243,12 +243,11 @@ def _numbers(who: str, rows: Any, f: str) -> list[float]:
     return out
 
 
-def _cell(row: Any, f: str) -> Any:
-    from ..values import keyword, lookup
-
+def _cell(row: Any, k: Any, f: str) -> Any:
+    """The row's value under the keyword k, else under the text f."""
     if not isinstance(row, MAP_TYPES):
         raise runtime_error(f"chart/histogram: rows must be maps, got {describe(row)}")
-    v = lookup(row, keyword(f), _NOARG)
+    v = lookup(row, k, _NOARG)
     return lookup(row, f) if v is _NOARG else v
 
 
