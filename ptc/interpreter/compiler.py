@@ -1650,8 +1650,6 @@ def _constant_literal(node: n.Node) -> Any:
     return m if type(m) is v.FMap and 2 * len(m) == len(vals) else None
 
 
-def _is_plus(f: n.Node) -> bool:
-    return type(f) is n.BuiltinRef and f.builtin.qualified == "+"  # type: ignore[attr-defined]
 class _CaseTable(dict):  # type: ignore[type-arg]
     """A case dispatch table (a constant; never a PTC value)."""
 
