@@ -422,7 +422,9 @@ def linked(stack: list[Any]) -> "LazySeq":
 class LazySeq:
     """A possibly unbounded sequence, realized chunk by chunk on demand and cached."""
 
-    __slots__ = ("_src", "_cache", "_ends", "_charged", "origin")
+    # printed_at_most (set only by whoever knows it, else unset): an upper bound of its printed
+    # length known from the columns it was made from (printer.printed_bound reads it)
+    __slots__ = ("_src", "_cache", "_ends", "_charged", "origin", "printed_at_most")
 
     def __init__(self, src: Source | Iterable[Any] = ()) -> None:
         if not isinstance(src, Source):

@@ -199,6 +199,8 @@ def printed_bound(x: Any, limit: int) -> int | None:
                 total += len(y.name) + 1
             elif depth >= 16:
                 return None
+            elif t is v.LazySeq and (known := getattr(y, "printed_at_most", None)) is not None:
+                total += known
             elif t in v.VECTOR_TYPES or t is v.PList or t in v.SET_TYPES or t is v.LazySeq and y.realized:
                 if t is v.Table:
                     return None

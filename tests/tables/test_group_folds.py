@@ -222,31 +222,36 @@ def test_folds_end_at_the_deadline(isolation: str) -> None:
 
 def _moving(t: Any, limits: Any) -> float:
     """How long a run that only counts the table's rows takes (its transfer to an isolated
-    child; nearly nothing inline), once the child has started (once a process)."""
+    child; nearly nothing inline), once the child has started (once a process): the slower
+    of two runs (one transfer of a 64 MB table took 0.37-0.52 s in a row of runs)."""
     import time
 
     ptc.run("(count data/t)", data={"t": t}, limits=limits)
-    t0 = time.perf_counter()
-    ptc.run("(count data/t)", data={"t": t}, limits=limits)
-    return time.perf_counter() - t0
+    took = []
+    for _ in range(2):
+        t0 = time.perf_counter()
+        ptc.run("(count data/t)", data={"t": t}, limits=limits)
+        took.append(time.perf_counter() - t0)
+    return max(took)
 
 
 @pytest.mark.parametrize("isolation", ["inline", "process"])
-def test_sorting_large_groups_one_by_one_ends_at_the_deadline(isolation: str) -> None:
+@pytest.mark.parametrize("n", [2, 5])  # the top 2 in rounds of minima (folds._top_n), the top 5 by sorting each group
+def test_sorting_large_groups_one_by_one_ends_at_the_deadline(isolation: str, n: int) -> None:
     import time
 
     import numpy as np
 
     rng = np.random.default_rng(3)
     t = pa.table({"k": rng.integers(0, 20_000, 4_000_000), "v": rng.random(4_000_000)})
-    src = "(count (for [[k g] (group-by :k data/t)] {:k k :t (take 2 (sort > (map :v g)))}))"
+    src = f"(count (for [[k g] (group-by :k data/t)] {{:k k :t (take {n} (sort > (map :v g)))}}))"  # 0.4-0.6 s
     moving = _moving(t, ptc.Limits(isolation=isolation))
     t0 = time.perf_counter()
     with pytest.raises(ptc.PTCError) as e:
-        ptc.run(src, data={"t": t}, limits=ptc.Limits(timeout=0.5, max_collection=10_000_000, isolation=isolation))
+        ptc.run(src, data={"t": t}, limits=ptc.Limits(timeout=0.15, max_collection=10_000_000, isolation=isolation))
     elapsed = time.perf_counter() - t0
     assert e.value.kind == "limit" and "timeout" in e.value.message, e.value
-    assert elapsed < 1.0 + moving, (elapsed, moving)
+    assert elapsed < 0.65 + moving, (elapsed, moving)
 
 
 def test_a_fold_over_more_rows_than_max_memory_allows_ends_with_the_limit() -> None:
@@ -296,3 +301,28 @@ def test_rows_are_put_in_group_order_stably(count: int) -> None:
     codes = np.random.default_rng(count).integers(0, count, 200_000)
     codes[:3] = count - 1  # the highest group number is there
     assert np.array_equal(by_group(codes, count), np.argsort(codes, kind="stable"))
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 4])
+@pytest.mark.parametrize("dtype", ["int64", "float64"])
+def test_the_top_n_in_rounds_of_minima_is_the_head_of_each_group_sorted_stably(n: int, dtype: str) -> None:
+    """folds._top_n: each group's n smallest keys, ties in row order (Clojure's stable sort),
+    groups without rows (a filter emptied them) left empty; None when a key is its mark."""
+    import numpy as np
+
+    from ptc.interpreter.columnar.folds import _top_n
+
+    rng = np.random.default_rng(n)
+    G = 50
+    codes = rng.integers(0, G - 3, 3_000)  # the last three groups have no rows
+    keys = rng.integers(-5, 5, 3_000).astype(dtype)  # many ties
+    sizes = np.bincount(codes, minlength=G)
+    offsets, positions = _top_n(keys, codes, G, n, sizes)
+    expected = []
+    for grp in range(G):
+        rows = np.flatnonzero(codes == grp)
+        expected.extend(rows[np.argsort(keys[rows], kind="stable")][:n].tolist())
+    assert positions.tolist() == expected
+    assert np.diff(offsets).tolist() == np.minimum(sizes, n).tolist()
+    keys[7] = np.iinfo(np.int64).max if dtype == "int64" else np.inf
+    assert _top_n(keys, codes, G, n, sizes) is None

@@ -910,8 +910,12 @@ def _fold(step: tuple[Any, ...], rows: pa.Table, g: Grouping, gframe: pa.Table, 
                 if not is_array(by):
                     raise Fallback("a sort key that is the same for every value")
                 by = _flat(by).filter(reach) if keep is not None else _flat(by)
-            sorts[key] = _sorted_within(by, kind(by), codes, mod[1], mod[2] is not None,
-                                        g.order if keep is None else None)
+            keys = _sort_keys(by, kind(by), mod[1])
+            if how == "take" and extra[0] <= _TOP_ROUNDS:
+                top = _top_n(keys, codes, G, extra[0], sizes)
+                if top is not None:
+                    return _lists(x, *top)
+            sorts[key] = _sorted_within(keys, codes, mod[2] is not None, g.order if keep is None else None)
         order = sorts[key]
     if how == "take":
         return _take_n(x, codes, G, mod, extra[0], order, sizes)
@@ -1038,12 +1042,10 @@ def _ndistinct(x: Any, k: str, codes: np.ndarray, G: int) -> Any:
     return _hash_aggregate(codes, x, "count_distinct", G).fill_null(0)
 
 
-def _sorted_within(x: Any, k: str, codes: np.ndarray, cmp: str, stable: bool,
-                   grouped: np.ndarray | None = None) -> np.ndarray:
-    """Row positions ordered by group, then by x (ascending; descending for >), ties in row
-    order as Clojure's stable sort leaves them (stable: x are sort-by keys, whose ties may hold
-    different values; else equal values are the same bits and any order of ties will do).
-    `grouped`: the rows' positions by group (by_group of codes), when already known."""
+def _sort_keys(x: Any, k: str, cmp: str) -> np.ndarray:
+    """x's values as numbers whose ascending order is the sort's order (negated for >; strings
+    under compare as their ranks), or Fallback where the kernels' order could differ from the
+    row path's (nil, NaN, -0.0)."""
     if k not in ("int", "float") and not (k == "str" and cmp == "compare"):
         raise Fallback(f"sort of {k} values (kernels sort numbers, and strings with compare)")
     if x.null_count:
@@ -1060,12 +1062,57 @@ def _sorted_within(x: Any, k: str, codes: np.ndarray, cmp: str, stable: bool,
         if k == "int" and len(keys) and keys.min() == np.iinfo(np.int64).min:
             raise Fallback("a descending sort of the smallest 64-bit integer")
         keys = -keys
+    return keys
+
+
+def _sorted_within(keys: np.ndarray, codes: np.ndarray, stable: bool, grouped: np.ndarray | None = None) -> np.ndarray:
+    """Row positions ordered by group, then by their _sort_keys, ties in row order as
+    Clojure's stable sort leaves them (stable: the keys are sort-by keys, whose ties may hold
+    different values; else equal keys are the same bits and any order of ties will do).
+    `grouped`: the rows' positions by group (by_group of codes), when already known."""
     G = int(codes.max()) + 1 if len(codes) else 0
     if G * _SEGMENT_ROWS <= len(keys):
         return _sorted_segments(keys, codes, G, stable, grouped)
     by_value = np.argsort(keys, kind="stable" if stable else "quicksort")
     context.check_deadline()  # each numpy call is bounded by the rows; the clock is read between them
     return by_value[by_group(codes[by_value], G)]
+
+
+_TOP_ROUNDS = 4  # (take n (sort ...)) per group for n up to this: n passes of minima, no sort
+
+
+def _top_n(keys: np.ndarray, codes: np.ndarray, G: int, n: int,
+           sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """(take n (sort ...)) per group without sorting or putting rows in group order: n rounds,
+    each taking every group's smallest key left (its first row among equal keys: the stable
+    sort's order) in a few numpy passes over the rows (10M rows in 100,000 groups, n=2: about
+    0.3 s against 1.7 s sorting each group). Gives the lists' offsets and the rows' positions
+    (as _take_n), or None when a key equals the mark of a taken row (the largest integer, or
+    infinity)."""
+    big = np.iinfo(keys.dtype).max if keys.dtype.kind in "iu" else np.inf
+    if len(keys) and keys.max() == big:
+        return None
+    n = max(n, 0)
+    m = np.minimum(sizes, n)
+    offsets = np.concatenate([[0], np.cumsum(m)])
+    out = np.empty(offsets[-1], np.int64)
+    left = np.array(keys)  # a copy: taken rows are marked in it
+    for r in range(n):
+        least = np.full(G, big, keys.dtype)
+        np.minimum.at(least, codes, left)
+        at = np.flatnonzero(left == least[codes])
+        first = np.zeros(G, np.int64)
+        first[codes[at][::-1]] = at[::-1]  # the last write wins: each group's first row at its least
+        active = np.flatnonzero(sizes > r)
+        out[offsets[active] + r] = first[active]
+        left[first[active]] = big
+        context.check_deadline()
+    return offsets, out
+
+
+def _lists(x: Any, offsets: np.ndarray, positions: np.ndarray) -> Any:
+    """Each group's values at these positions as a list per group (offsets: where each starts)."""
+    return pa.ListArray.from_arrays(pa.array(offsets.astype(np.int32)), x.take(pa.array(positions)))
 
 
 _SEGMENT_ROWS = 32  # rows per group on average from which each group is sorted on its own
@@ -1102,9 +1149,7 @@ def _take_n(x: Any, codes: np.ndarray, G: int, mod: Any, count: int, order: Any,
     offsets = np.concatenate([[0], np.cumsum(m)])
     within = np.arange(offsets[-1], dtype=np.int64) - np.repeat(offsets[:-1], m)
     grp = np.repeat(np.arange(G, dtype=np.int64), m)
-    pos = starts[grp] + within
-    values = x.take(pa.array(order[pos]))
-    return pa.ListArray.from_arrays(pa.array(offsets.astype(np.int32)), values)
+    return _lists(x, offsets, order[starts[grp] + within])
 
 
 def _nth_of(x: Any, codes: np.ndarray, G: int, mod: Any, index: Any, gframe: pa.Table, order: Any,
@@ -1208,7 +1253,48 @@ def entries(result: tuple[Any, ...] | Any, g: Grouping) -> Any:
     vals = values_by_group(result, g.count)
     if len(vals) > 1024:  # what realizing it would charge: it is realized already
         context.check_realized(len(vals), len(vals), "sequence")
-    return LazySeq.of_items(vals)  # realized: the result's size is bound without printing it
+    seq = LazySeq.of_items(vals)  # realized: the result's size is bound without printing it
+    bound = printed_at_most(result, g.count)
+    if bound is not None:
+        seq.printed_at_most = 2 * g.count + 3 + bound
+    return seq
+
+
+def printed_at_most(result: tuple[Any, ...] | Any, count: int) -> int | None:
+    """An upper bound of the printed length of values_by_group(result, count), counted as
+    printer.printed_bound counts, from the columns (walking 10,000 maps of lists cost 70-90 ms),
+    or None for values it does not bound this way (dates, host values, mixed types)."""
+    from ..printer import printed_bound
+
+    if type(result) is tuple:
+        parts = [v for _, v in result[1]] if result[0] == "M" else list(result[1])
+        total = (2 * len(parts) + 3) * count
+        if result[0] == "M":
+            keys = [printed_bound(k, 1 << 20) for k, _ in result[1]]
+            if None in keys:
+                return None
+            total = (4 * len(parts) + 2 + sum(keys)) * count  # type: ignore[arg-type]
+        for part in parts:
+            b = printed_at_most(part, count)
+            if b is None:
+                return None
+            total += b
+        return total
+    if type(result) is Mixed:
+        return None
+    if not is_array(result):
+        one = printed_bound(result, 1 << 20)
+        return None if one is None else one * count
+    t = result.type
+    if pa.types.is_floating(t) or pa.types.is_integer(t) or pa.types.is_boolean(t) or pa.types.is_null(t):
+        return 24 * len(result)  # a number, true/false or nil: at most 24 characters
+    if pa.types.is_string(t) or pa.types.is_large_string(t):
+        return 2 * result.nbytes + 2 * len(result)  # printed_bound's 2 per character and 2 quotes
+    if pa.types.is_list(t):
+        items = _flat(result).flatten()
+        inner = printed_at_most(items, 1)  # each list: its items, spaces and parentheses (or nil)
+        return None if inner is None else 3 * len(result) + 2 * len(items) + inner
+    return None
 
 
 def groups_map(result: tuple[Any, ...] | Any, g: Grouping) -> Any:
