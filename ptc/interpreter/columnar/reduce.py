@@ -197,15 +197,19 @@ def group_keys(table: Any, e: tuple[Any, ...]) -> Any:
         if span >= 1 << 62:
             raise Fallback("too many key combinations")
         combined = combined * max(1, len(keys)) + codes
-    enc = pc.dictionary_encode(pa.array(combined))
-    rest = enc.dictionary.to_numpy(zero_copy_only=False).copy()
+    if span <= 4 * len(combined):  # few combinations: numbered by position, no hashing (as _codes)
+        codes, rest = _first_seen(combined, span)
+    else:
+        enc = pc.dictionary_encode(pa.array(combined))
+        codes = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        rest = enc.dictionary.to_numpy(zero_copy_only=False).copy()
+    count = len(rest)
     arrays: list[Any] = []
-    for codes, keys in reversed(coded):  # each part's value per group, from the last part
+    for _, keys in reversed(coded):  # each part's value per group, from the last part
         rest, i = np.divmod(rest, max(1, len(keys)))
         arrays.append(keys.take(pa.array(i)))
     arrays.reverse()
-    return Grouping(table, enc.indices.to_numpy(zero_copy_only=False).astype(np.int64), len(enc.dictionary),
-                    arrays, True)
+    return Grouping(table, codes, count, arrays, True)
 
 
 def groups(table: pa.Table, e: tuple[Any, ...]) -> dict[Any, Any]:
