@@ -1062,6 +1062,7 @@ def _sort_keys(x: Any, k: str, cmp: str) -> np.ndarray:
         if k == "int" and len(keys) and keys.min() == np.iinfo(np.int64).min:
             raise Fallback("a descending sort of the smallest 64-bit integer")
         keys = -keys
+    context.check_deadline()  # a few passes over the rows: the clock is read before the sort's
     return keys
 
 
