@@ -69,6 +69,9 @@ PROGRAMS = [
     "(- (:f %) mx)) g))] {:k k :sxy sxy :r (/ sxy (+ sxx 1.0))}))",
     "(for [[k g] (group-by :k data/t)] {:k k :c (reduce + (map #(* (inc (:v %)) (inc (:v %))) g)) "
     ":d (reduce max (map #(inc (:v %)) g)) :q (reduce + (map #(quot 6 (inc (:v %))) (filter #(> (:v %) 0) g)))})",
+    # two means each an integer in some groups, a float in others: the plan split by both types at once
+    "(for [[k g] (group-by :k data/t)] (let [mx (/ (reduce + (map :v g)) (count g)) my (/ (reduce + (map #(* 2 (:v %)) g)) "
+    "(count g))] {:k k :mx mx :my my :a (reduce + (map #(* (- (:v %) mx) (- (:v %) my)) g))}))",
 ]
 
 

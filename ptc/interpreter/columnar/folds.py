@@ -686,8 +686,9 @@ def run(plan: Plan, g: Grouping) -> Any:
         _check_work(rows.num_rows)
         if step[0] == "bcast":
             v = value(step[2], _gframe(gcols, g.count))
-            if type(v) is Mixed:
-                return _by_type(plan, g, v)
+            if type(v) is Mixed:  # with the next group values' types: the plan splits once
+                later = [value(s[2], _gframe(gcols, g.count)) for s in _bcasts_after(steps, i)]
+                return _by_type(plan, g, [v, *(x for x in later if type(x) is Mixed)])
             if not is_array(v):
                 raise Fallback("a group value that is the same for every group")
             rows = rows.append_column(step[1], _flat(v).take(pa.array(g.codes)))
@@ -772,15 +773,29 @@ def run_on_engine(plan: Plan, table: Any, e: tuple[Any, ...]) -> tuple[Any, Grou
     return _eval_tree(plan.body, _gframe(gcols, count), {}), g
 
 
-def _by_type(plan: Plan, g: Grouping, v: Mixed) -> Any:
-    """A group value the rows use that is of two types (a mean that is an exact integer quotient
-    in some groups, a float in others): the plan runs apart over the groups of each type, where
-    the value is of one, and the results are put back in group order."""
-    is_int = np.fromiter((type(x) is int for x in v.values), bool, len(v.values))
+def _bcasts_after(steps: list[tuple[Any, ...]], i: int) -> list[tuple[Any, ...]]:
+    """The group values broadcast right after step i (computed from the same folds)."""
+    out = []
+    for step in steps[i + 1:]:
+        if step[0] != "bcast":
+            break
+        out.append(step)
+    return out
+
+
+def _by_type(plan: Plan, g: Grouping, values: list[Mixed]) -> Any:
+    """Group values the rows use that are each of two types (a mean that is an exact integer
+    quotient in some groups, a float in others): the plan runs apart over the groups of each
+    combination of their types, where each is of one type, and the results are put back in
+    group order (two such means: one split into up to four parts, not a split in each part)."""
+    signature = np.zeros(len(values[0].values), np.int64)
+    for bit, v in enumerate(values):
+        signature |= np.fromiter((type(x) is int for x in v.values), bool, len(v.values)).astype(np.int64) << bit
     read = _row_columns(plan, g.table)
     table = g.table if read is None else g.table.select(read)
     parts = []
-    for sel in (is_int, ~is_int):
+    for sig in np.unique(signature).tolist():
+        sel = signature == sig
         idx = np.flatnonzero(sel)
         rank = np.full(g.count, -1, np.int64)
         rank[idx] = np.arange(len(idx))
@@ -788,7 +803,7 @@ def _by_type(plan: Plan, g: Grouping, v: Mixed) -> Any:
         sub = Grouping(table.filter(pa.array(keep)), rank[g.codes[keep]], len(idx),
                        [a.take(pa.array(idx)) for a in g.key_arrays], g.juxt)
         parts.append((idx, run(plan, sub)))
-    return _merged(parts[0], parts[1], g.count)
+    return _merged(parts, g.count)
 
 
 def _row_columns(plan: Plan, table: pa.Table) -> list[int] | None:
@@ -814,19 +829,26 @@ def _row_columns(plan: Plan, table: pa.Table) -> list[int] | None:
             if (k := host_key(c)) in keys and any(type(k) is type(x) and k == x for x in keys)]
 
 
-def _merged(a: tuple[np.ndarray, Any], b: tuple[np.ndarray, Any], count: int) -> Any:
-    """Two results over complementary sets of groups (their group numbers, their trees) as one."""
-    (ia, ra), (ib, rb) = a, b
-    if type(ra) is tuple:  # the same map or vector literal on both sides
-        if ra[0] == "M":
-            return ("M", tuple((k, _merged((ia, x), (ib, y), count)) for (k, x), (_, y) in zip(ra[1], rb[1])))
-        return ("V", tuple(_merged((ia, x), (ib, y), count) for x, y in zip(ra[1], rb[1])))
-    if is_array(ra) and is_array(rb) and ra.type == rb.type:
+def _merged(parts: list[tuple[np.ndarray, Any]], count: int) -> Any:
+    """Results over disjoint sets of groups covering them all (their group numbers, their
+    trees) as one."""
+    first = parts[0][1]
+    if len(parts) == 1:
+        return first
+    if type(first) is tuple:  # the same map or vector literal in every part
+        if first[0] == "M":
+            return ("M", tuple((k, _merged([(idx, r[1][j][1]) for idx, r in parts], count))
+                               for j, (k, _) in enumerate(first[1])))
+        return ("V", tuple(_merged([(idx, r[1][j]) for idx, r in parts], count) for j in range(len(first[1]))))
+    if all(is_array(r) and r.type == first.type for _, r in parts):
         order = np.empty(count, np.int64)
-        order[ia], order[ib] = np.arange(len(ia)), len(ia) + np.arange(len(ib))
-        return pa.concat_arrays([_flat(ra), _flat(rb)]).take(pa.array(order))
+        start = 0
+        for idx, _ in parts:
+            order[idx] = start + np.arange(len(idx))
+            start += len(idx)
+        return pa.concat_arrays([_flat(r) for _, r in parts]).take(pa.array(order))
     values: list[Any] = [None] * count
-    for idx, r in ((ia, ra), (ib, rb)):
+    for idx, r in parts:
         for i, x in zip(idx.tolist(), _leaf_values(r, len(idx))):
             values[i] = x
     return Mixed(values)
