@@ -1,17 +1,19 @@
 """db-benchmark's groupby questions (H2O.ai, kept by DuckDB Labs) through ptc, against pandas,
 polars and DuckDB's own SQL on the same data in the same run.
 
-    python bench/h2o.py [--rows 1000000] [--questions q1,q3] [--timeout 120]
+    python bench/h2o.py [--rows 1000000] [--questions q1,q3] [--timeout 120] [--repeat 3]
 
 The data is made as groupby-datagen.R makes G1_<N>_1e2_0_0 (K=100): id1/id2 "id001".."id100",
 id3 "id0000000001".. (N/K values), id4/id5 1..K, id6 1..N/K, v1 1..5, v2 1..15, v3 uniform
 [0, 100) rounded to 6 places. Each question is written two or three ways a model writes it
 in PTC-Lisp; each phrasing's answer is checked against pandas' (group count and the sum of
-each aggregate) and timed once, end to end through `ptc.run` with the table passed as data
-(the result realized, as a caller reads it), with `max_collection` raised as its error says to
-(a group-by holds every row, 1e7 rows is ten times the default). The other engines are timed
-once each with the code their docs show. Printed: each time, ptc / pandas, ptc / DuckDB, and
-the geomeans.
+each aggregate) and timed end to end through `ptc.run` with the table passed as data (the
+result realized, as a caller reads it, the program compiled each time: ptc's cache of compiled
+programs is cleared before each run), with `max_collection` raised as its error says to (a
+group-by holds every row, 1e7 rows is ten times the default). The other engines run the code
+their docs show. Each tool runs each question `--repeat` times (3; db-benchmark itself runs
+each twice) and the median is reported: one run of a 30 ms question moves 20-50% between runs
+on a shared machine. Printed: each time, ptc / pandas, ptc / DuckDB, and the geomeans.
 """
 
 from __future__ import annotations
@@ -185,10 +187,26 @@ def polars_answers(pl_df: Any) -> dict[str, Callable[[], Any]]:
     }
 
 
-def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
-    t0 = time.perf_counter()
-    r = fn()
-    return time.perf_counter() - t0, r
+REPEAT = 1  # runs per measurement (--repeat): the median is reported
+
+
+def timed(fn: Callable[[], Any], before: Callable[[], None] = lambda: None) -> tuple[float, Any]:
+    """The median time of REPEAT runs of fn (each after `before`) and the last run's value."""
+    times = []
+    for _ in range(REPEAT):
+        before()
+        t0 = time.perf_counter()
+        r = fn()
+        times.append(time.perf_counter() - t0)
+    return sorted(times)[len(times) // 2], r
+
+
+def _uncompiled() -> None:
+    """Forget ptc's compiled programs, so every timed run of ptc compiles its program (as a
+    model's new program is) and repeats measure the same work as the first run."""
+    from ptc.interpreter.inline import compile_program
+
+    compile_program.cache_clear()
 
 
 def ptc_frame(value: Any) -> Any:
@@ -233,9 +251,13 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("--categorical", action="store_true",
                     help="pass id1-id3 to ptc dictionary-encoded, as pandas gets them (categoricals)")
+    ap.add_argument("--repeat", type=int, default=3,
+                    help="runs of each question by each tool; the median is reported (ptc compiles each time)")
     ap.add_argument("--no-engine", action="store_true",
                     help="fold every group on the numpy path, never on DuckDB (to measure the engine)")
     args = ap.parse_args()
+    global REPEAT
+    REPEAT = max(1, args.repeat)
     if args.no_engine:
         from ptc.interpreter.columnar import engine
 
@@ -257,7 +279,8 @@ def main() -> None:
     pandas_q, polars_q = pandas_answers(df), polars_answers(pl_df)
     limits = ptc.Limits(timeout=args.timeout, max_memory=16 << 30, max_result=1 << 34, max_collection=1 << 31)
     ptc.run(PTC["q1"][0], data={"x": make_data(1000)})  # imports and first-use costs out of the timings
-    print(f"db-benchmark groupby, {n:,} rows (K=100), one run each; times in seconds"
+    print(f"db-benchmark groupby, {n:,} rows (K=100), "
+          + (f"median of {REPEAT} runs each" if REPEAT > 1 else "one run each") + "; times in seconds"
           + ("; ids passed to ptc as categoricals" if args.categorical else ""))
     print(f"{'question':9} {'phrasing':8} {'ptc':>8} {'pandas':>8} {'polars':>8} {'duckdb':>8} "
           f"{'/pandas':>8} {'/duckdb':>8}  answer")
@@ -270,7 +293,7 @@ def main() -> None:
         t_pl, _ = timed(polars_q[q])
         t_db, _ = timed(lambda: con.sql(SQL[q]).to_arrow_table())
         for i, src in enumerate(PTC[q]):
-            t, r = timed(lambda: ptc.run(src, data={"x": data}, limits=limits))
+            t, r = timed(lambda: ptc.run(src, data={"x": data}, limits=limits), _uncompiled)
             if not r.ok:
                 print(f"{q:9} {i + 1:<8} {'-':>8} {t_pd:8.3f} {t_pl:8.3f} {t_db:8.3f} {'-':>8} {'-':>8}  "
                       f"{r.error.kind}: {r.error.message[:60]}")

@@ -109,7 +109,7 @@ def test_folds_match_rows(src: str, table: Any) -> None:
 def _on_fold_threads(src: str, table: Any) -> tuple[str, list[int]]:
     """The outcome with the fold threads' threshold lowered to 0 (so small tables take that
     path) and the sizes of the batches of folds handed to them."""
-    from ptc.interpreter.columnar import folds
+    from ptc.interpreter.columnar import folds, threads
 
     batches: list[int] = []
     real = folds._each
@@ -119,7 +119,7 @@ def _on_fold_threads(src: str, table: Any) -> tuple[str, list[int]]:
         return real(batch, fold, rows, g)
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(folds, "_PARALLEL_ROWS", 0)
+        mp.setattr(threads, "PARALLEL_ROWS", 0)
         mp.setattr(folds, "_each", each)
         return _outcome(src, table), batches
 
@@ -329,3 +329,22 @@ def test_the_top_n_in_rounds_of_minima_is_the_head_of_each_group_sorted_stably(n
     assert np.diff(offsets).tolist() == np.minimum(sizes, n).tolist()
     keys[7] = np.iinfo(np.int64).max if dtype == "int64" else np.inf
     assert _top_n(keys, codes, G, n, sizes) is None
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_texts_encoded_in_two_halves_on_two_threads_are_numbered_as_one_encoding(seed: int) -> None:
+    """reduce._encoded: the halves' dictionaries unified give the indices and the first-seen
+    order of one dictionary_encode (values only in the second half, values in both)."""
+    import numpy as np
+    import pyarrow.compute as pc
+
+    from ptc.interpreter.columnar import reduce, threads
+
+    rng = np.random.default_rng(seed)
+    x = pa.array([f"v{i}" for i in rng.integers(0, 50, 1_000)] + [f"w{i}" for i in rng.integers(0, 80, 1_000)])
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(threads, "PARALLEL_ROWS", 0)
+        got = reduce._encoded(x)
+    want = pc.dictionary_encode(x)
+    assert got.indices.to_pylist() == want.indices.to_pylist()
+    assert got.dictionary.to_pylist() == want.dictionary.to_pylist()

@@ -22,6 +22,7 @@ gives; min, max, counts, distinct counts and order statistics are exact.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from typing import Any
 
@@ -31,6 +32,7 @@ import pyarrow.compute as pc
 
 from .. import context
 from .. import nodes as n
+from . import threads
 from ..values import Keyword, host_key
 from .expr import NODE_ATTR, _NotColumn, _bind, _translate, scalar
 from .frame import _flat
@@ -718,38 +720,20 @@ def run(plan: Plan, g: Grouping) -> Any:
 # folds that read only the rows and the group numbers (not the group values nor a shared sort):
 # consecutive ones run at once on the fold threads
 _INDEPENDENT = frozenset({"count", "sum", "sum-by", "avg-by", "max", "min", "first", "last", "ndistinct"})
-_PARALLEL_ROWS = 1 << 17  # below this a fold takes about what handing it to a thread does
 
 
 def _independent(step: tuple[Any, ...]) -> bool:
     return step[0] == "fold" and step[2] in _INDEPENDENT
 
 
-_POOL: tuple[Any, int] | None = None  # (the fold threads, in which process)
-
-
 def _each(batch: list[tuple[Any, ...]], fold: Any, rows: int, g: Grouping) -> list[Any]:
     """fold of each step, on two threads when there are several over many rows and max_memory
-    holds two folds' allocations (numpy's bincount and Arrow's kernels release the interpreter
-    lock: 1.4-1.9x on two cores). Every fold has ended when this returns, and the first error in
-    step order is raised."""
-    global _POOL
-    import os
-
-    workers = min(2, os.cpu_count() or 1)
-    if len(batch) < 2 or rows < _PARALLEL_ROWS or workers < 2 \
-            or workers * rows * _BYTES_PER_ROW > context.CURRENT.limits.max_memory:  # each fold's own allocations
+    holds two folds' allocations (see threads). Every fold has ended when this returns, and
+    the first error in step order is raised."""
+    if not threads.worth_it(len(batch), rows, _BYTES_PER_ROW):
         return [fold(s) for s in batch]
-    if _POOL is None or _POOL[1] != os.getpid():  # threads made before a fork are not in the child
-        from concurrent.futures import ThreadPoolExecutor
-
-        _POOL = (ThreadPoolExecutor(workers, thread_name_prefix="ptc-fold"), os.getpid())
-    from concurrent.futures import wait
-
     g.sizes  # counted once, before the threads would each count them
-    futures = [_POOL[0].submit(fold, s) for s in batch]
-    wait(futures)
-    return [f.result() for f in futures]
+    return threads.run_all([functools.partial(fold, s) for s in batch])
 
 
 def run_on_engine(plan: Plan, table: Any, e: tuple[Any, ...]) -> tuple[Any, Grouping] | None:
