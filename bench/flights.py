@@ -56,6 +56,14 @@ def questions(df: Any) -> list[tuple[str, str, Callable[[], Any]]]:
         ("flights per month of 2013 by carrier AA",
          "(->> data/f (filter #(= \"AA\" (:carrier %))) (map #(subs (str (:date %)) 0 7)) frequencies)",
          lambda: df[df["carrier"] == "AA"]["date"].astype(str).str[:7].value_counts()),
+        ("fastest 5 flights (a derived speed column)",
+         "(->> data/f (filter :air_time) (map #(assoc % :speed (/ (:distance %) (:air_time %)))) "
+         "(sort-by :speed >) (take 5) (map :speed))",
+         lambda: df.dropna(subset=["air_time"]).assign(speed=lambda d: d["distance"] / d["air_time"])
+         .nlargest(5, "speed")["speed"]),
+        ("3 longest flights, carrier and distance",
+         "(->> data/f (map #(select-keys % [:carrier :distance])) (sort-by :distance >) (take 3))",
+         lambda: df[["carrier", "distance"]].nlargest(3, "distance")),
         ("departures more than an hour late, as a table",
          "(filter #(> (or (:dep_delay %) 0) 60) data/f)",
          lambda: df[df["dep_delay"] > 60]),

@@ -240,6 +240,13 @@ def mapped(f: Any, coll: Any, who: str) -> Any:
 
         if e[0] in ("and", "or", "in", "has", "where", "all", "any", "none"):
             raise Fallback("a predicate's value (not only its truth) is asked for")
+        if e[0] == "rowmap":  # a derived column (or columns): the rows of a new table
+            from .derive import derived_table
+            from .frame import is_rows
+
+            if not is_rows(frame):
+                raise Fallback("a map made from values that are not rows")
+            return rows_seq(derived_table(e, frame))
         r = value(e, frame)
         if e[0] == "op" and e[1] in ("not",):
             r = truth(e, frame)

@@ -13,6 +13,14 @@ A column expression is a tuple tree, made once when a program compiles (never pe
     ("lookup", m, x)        (m x) or (get m x), m a captured map: a join through a lookup map
     ("where", key, op, v)   ptc's (where key op v) / (where key) (op None)
     ("all", p, ...)  ("any", p, ...)  ("none", p, ...)   all-of / any-of / none-of
+    ("rowmap", base, ops)   a map made from the row, only as a fn's whole value (what `map`
+                            computes as a new table: a derived column): base "row" (the row's
+                            own keys) or "empty" (a map literal), then ops in order:
+                            ("assoc", k, e), ("dissoc", k), ("select", (k, ...)), ("rename",
+                            new, old) (the row's old column under a new key, if it has one),
+                            each e of the original row: assoc, dissoc, select-keys, update,
+                            merge of a map literal, rename-keys, a literal {:k e ...}, threaded
+                            with -> or not, after a let
 
 A fn whose body is anything else gets a reason instead (a string naming what stopped it), so
 `explain` can say why its call ran row by row. `expr_of` reads either back from a fn value.
@@ -24,7 +32,7 @@ import datetime
 from typing import Any
 
 from .. import nodes as n
-from ..values import FSet, Keyword
+from ..values import VECTOR_TYPES, FSet, Keyword
 
 _SCALARS = (type(None), bool, int, float, str, Keyword, datetime.date, datetime.datetime)
 ATTR = "_ptc_col"  # the attribute a fn carries: its column expression, or why it has none
@@ -55,10 +63,97 @@ def of_fn_node(node: n.Fn) -> tuple[Any, ...] | str | None:
     if a.has_recur:
         return "fn body uses recur: not a column expression"
     captured = {id(b) for b in node.captures.values()}
+    env = {id(a.params[0]): ("arg",)}
     try:
-        return _translate(a.body, {id(a.params[0]): ("arg",)}, captured)
+        made = _row_map(a.body, env, captured)
+        return made if made is not None else _translate(a.body, env, captured)
     except _NotColumn as e:
         return e.reason
+
+
+_ROW_MAP_CALLS = frozenset({"assoc", "dissoc", "select-keys", "update", "merge", "clojure.set/rename-keys"})
+
+
+def _row_map(node: n.Node, env: dict[int, tuple[Any, ...]], captured: set[int]) -> tuple[Any, ...] | None:
+    """("rowmap", base, ops) when node makes a map from the fn's row (see the module's table),
+    None when it is no such form (the caller translates it as a value); _NotColumn when it is
+    one whose keys or values are not column expressions."""
+    if type(node) is n.Let:
+        inner = dict(env)
+        for b, x in node.bindings:  # type: ignore[attr-defined]
+            inner[id(b)] = _translate(x, inner, captured)
+        return _row_map(node.body, inner, captured)  # type: ignore[attr-defined]
+    if type(node) is n.MapLit:
+        return ("rowmap", "empty", tuple(("assoc", _key(k), _translate(x, env, captured)) for k, x in node.pairs))
+    if not (type(node) is n.Call and type(node.fn) is n.BuiltinRef and node.args
+            and node.fn.builtin.qualified in _ROW_MAP_CALLS):  # type: ignore[attr-defined]
+        return None
+    name, args = node.fn.builtin.qualified, node.args  # type: ignore[attr-defined]
+    target = args[0]
+    base: tuple[Any, ...] | None
+    if type(target) is n.Local and env.get(id(target.binding)) == ("arg",):  # type: ignore[attr-defined]
+        base = ("rowmap", "row", ())
+    else:
+        base = _row_map(target, env, captured)
+        if base is None:
+            return None
+    ops = list(base[2])
+    rest = args[1:]
+    if name == "assoc" and rest and len(rest) % 2 == 0:
+        ops += [("assoc", _key(rest[i]), _translate(rest[i + 1], env, captured)) for i in range(0, len(rest), 2)]
+    elif name == "dissoc":
+        ops += [("dissoc", _key(k)) for k in rest]
+    elif name == "select-keys" and len(rest) == 1 and type(rest[0]) is n.VectorLit:
+        ops.append(("select", tuple(_key(k) for k in rest[0].items)))  # type: ignore[attr-defined]
+    elif name == "select-keys" and len(rest) == 1 and type(rest[0]) is n.Const \
+            and type(rest[0].value) in VECTOR_TYPES and all(type(k) is Keyword for k in rest[0].value):  # type: ignore[attr-defined]
+        ops.append(("select", tuple(rest[0].value)))  # type: ignore[attr-defined]
+    elif name == "update" and len(rest) >= 2:
+        ops.append(("assoc", _key(rest[0]), _updated(rest[0], rest[1], rest[2:], env, captured)))
+    elif name == "merge" and all(type(m) is n.MapLit or _constant_map(m) for m in rest):
+        for m in rest:
+            if type(m) is n.MapLit:
+                ops += [("assoc", _key(k), _translate(x, env, captured)) for k, x in m.pairs]  # type: ignore[attr-defined]
+            else:
+                ops += [("assoc", k, ("lit", x)) for k, x in m.value.items()]  # type: ignore[attr-defined]
+    elif name == "clojure.set/rename-keys" and len(rest) == 1 and (type(rest[0]) is n.MapLit or _constant_map(rest[0])) \
+            and base[1] == "row" and not base[2]:  # of the row itself: its keys are the table's columns
+        pairs = [(_key(old), _key(new)) for old, new in rest[0].pairs] if type(rest[0]) is n.MapLit else [  # type: ignore[attr-defined]
+            (old, new) for old, new in rest[0].value.items()]  # type: ignore[attr-defined]
+        if not all(type(new) is Keyword for _, new in pairs):
+            raise _NotColumn("fn body renames keys to keys that are not keywords: not a column expression")
+        ops += [("dissoc", old) for old, _ in pairs] + [("rename", new, old) for old, new in pairs]
+    else:
+        raise _NotColumn(f"fn body calls {name} in a way a table's columns do not compute")
+    return ("rowmap", base[1], tuple(ops))
+
+
+def _constant_map(node: n.Node) -> bool:
+    """node is a constant map of keywords to constants a column holds (`{:v 0 :new "x"}`)."""
+    from ..values import MAP_TYPES
+
+    m = getattr(node, "value", None)
+    return type(node) is n.Const and type(m) in MAP_TYPES and all(
+        type(k) is Keyword and scalar(x) and type(x) is not FSet for k, x in m.items())
+
+
+def _key(node: n.Node) -> Keyword:
+    if type(node) is n.Const and type(node.value) is Keyword:  # type: ignore[attr-defined]
+        return node.value  # type: ignore[attr-defined]
+    raise _NotColumn("fn body makes a map with a key that is not a keyword: not a column expression")
+
+
+def _updated(key: n.Node, f: n.Node, args: list[n.Node], env: dict[int, tuple[Any, ...]],
+             captured: set[int]) -> tuple[Any, ...]:
+    """(update row k f args...)'s new value: f of the old one, f a builtin with a column op or
+    a literal fn of one argument."""
+    old = ("col", _key(key), None)
+    if type(f) is n.BuiltinRef and f.builtin.column_op is not None:  # type: ignore[attr-defined]
+        return ("op", f.builtin.column_op, old, *[_translate(x, env, captured) for x in args])  # type: ignore[attr-defined]
+    if type(f) is n.Fn and not args and len(f.arities) == 1 and f.arities[0].rest is None \
+            and len(f.arities[0].params) == 1 and not f.arities[0].has_recur:
+        return _translate(f.arities[0].body, {**env, id(f.arities[0].params[0]): old}, captured)
+    raise _NotColumn("fn body updates a key with a fn that is not a column expression")
 
 
 def _translate(node: n.Node, env: dict[int, tuple[Any, ...]], captured: set[int]) -> tuple[Any, ...]:
@@ -185,6 +280,8 @@ def _bind(e: tuple[Any, ...], f: Any) -> tuple[Any, ...]:
         raise _NotColumn("fn body uses a captured local: not a column expression")
     if head in ("lit", "col", "arg", "where"):
         return e
+    if head == "rowmap":
+        return ("rowmap", e[1], tuple((op[0], op[1], _bind(op[2], f)) if op[0] == "assoc" else op for op in e[2]))
     if head == "lookup" and e[1][0] == "cap":
         return ("lookup", _lookup_map(e[1][1], f), _bind(e[2], f))
     return (head, *[_bind(x, f) if type(x) is tuple else x for x in e[1:]])
@@ -242,5 +339,21 @@ def text(e: tuple[Any, ...]) -> str:
         return f"({{...{len(e[1][1]) if e[1][0] == 'lit' else ''} entries}} {text(e[2])})"
     if head == "where":
         return "(where " + " ".join(pr_str(x) for x in e[1:] if x is not None) + ")"
+    if head == "rowmap":
+        return _rowmap_text(e, pr_str)
     names = {"all": "all-of", "any": "any-of", "none": "none-of"}
     return f"({names.get(head, head)} {' '.join(text(x) for x in e[1:])})"
+
+
+def _rowmap_text(e: tuple[Any, ...], pr_str: Any) -> str:
+    out = "%" if e[1] == "row" else "{}"
+    for op in e[2]:
+        if op[0] == "assoc":
+            out = f"(assoc {out} {pr_str(op[1])} {text(op[2])})"
+        elif op[0] == "dissoc":
+            out = f"(dissoc {out} {pr_str(op[1])})"
+        elif op[0] == "select":
+            out = f"(select-keys {out} [{' '.join(pr_str(k) for k in op[1])}])"
+        else:
+            out = f"(assoc {out} {pr_str(op[1])} ({pr_str(op[2])} %))"
+    return out

@@ -125,6 +125,8 @@ def value(e: tuple[Any, ...], frame: Any, reach: Any = None) -> Any:
         return _if(e[1], e[2], e[3], frame, reach)
     if head == "juxt":
         raise Fallback("a juxt's vectors (they are computed only as group keys)")
+    if head == "rowmap":
+        raise Fallback("a map made from each row (only map makes it, as a table's rows)")
     if head in ("and", "or"):
         return _logic(e, frame, reach)
     if head == "in":  # (#{...} x): x when it is a member, else nil
