@@ -130,7 +130,7 @@ class Compiler:
         # (~0.1 ms per line): a huge program gets them for its first calls only.
         self.fast_paths = _FAST_PATH_BUDGET
         self.counting: list[tuple[list[n.Binding], n.Binding]] = []  # counted loops being compiled
-        self.eager_nodes: set[int] = set()  # calls whose whole result is needed at once (see _CONSUMERS)
+        self.eager_nodes: set[int] = set()  # calls whose whole result is needed at once (see Builtin.consumes)
         self.plain_fors: set[int] = set()  # `for`s over map entries already given their group-by path
         self.list_nodes: set[int] = set()  # eager calls whose result only a runtime helper reads: a list will do
         self.known_ints: set[str] = set()  # locals that hold an integer where the code is emitted
@@ -461,11 +461,11 @@ class Compiler:
         `(map #(* (:a %) 2) (filter :ok rows))`, as one Python comprehension: literal fns
         are inlined (no call, no step tick per item: steps are charged per chunk of the
         source) and no intermediate collection is built. Where the whole result is needed at
-        once (an argument of reduce, count, into... see _CONSUMERS; mapv, filterv) the
+        once (an argument of reduce, count, into... see Builtin.consumes; mapv, filterv) the
         comprehension runs over the whole collection; elsewhere it is the per-chunk function
         of a lazy seq, so a program that needs a prefix computes only the chunks it touches.
         When nothing can be inlined, the builtins run as written."""
-        if b.qualified == "reduce":
+        if b.stage == "reduce":
             return self.fused_reduce(node, fn, b)
         stages: list[tuple[str, n.Node, n.Call]] = []
         cur: n.Node = node
@@ -484,7 +484,7 @@ class Compiler:
             fn.emit(f"{t} = {e}", f)
             fn.emit(f"if not callable({t}): {t} = _fnof({t})")  # a set, a vector... as a function
             fn_text[id(f)] = t
-        vector = stages[-1][2].fn.builtin.qualified in ("mapv", "filterv")  # type: ignore[attr-defined]
+        vector = stages[-1][2].fn.builtin.vector_result  # type: ignore[attr-defined]
         eager = vector or id(node) in self.eager_nodes
         src, chunk = fn.tmp(), fn.tmp()
         clauses = [f"for {chunk} in _chunks({src})"] if eager else []
@@ -873,7 +873,7 @@ class Compiler:
     def call(self, node: n.Call, fn: _Func) -> str:
         head = node.fn
         if type(head) is n.BuiltinRef:
-            consumed = _consumed_arg(head.builtin.qualified, node.args)
+            consumed = _consumed_arg(head.builtin, node.args)  # type: ignore[arg-type]
             if consumed is not None:  # its whole value is needed at once: no need to be lazy
                 self.eager_nodes.add(id(consumed))
         fast = type(head) is n.BuiltinRef and self.fast_paths > 0
@@ -882,7 +882,7 @@ class Compiler:
         if fast and head.builtin.qualified == "map" and id(node) not in self.unfused \
                 and len(node.args) == 2 and type(node.args[1]) is n.Call and _is_builtin_call(node.args[1], "group-by", 2):  # type: ignore[attr-defined]
             return self.map_groups(node, fn)
-        if fast and head.builtin.qualified in _FUSABLE:  # type: ignore[attr-defined]
+        if fast and head.builtin.stage is not None:  # type: ignore[attr-defined]
             fused = self.fused(node, fn, head.builtin)  # type: ignore[attr-defined]
             if fused is not None:
                 return fused
@@ -953,7 +953,7 @@ class Compiler:
         return r
 
     def eager_mapcat(self, node: n.Call, fn: _Func) -> str:
-        """`(mapcat f coll)` whose whole result is needed at once (see _CONSUMERS) as one loop
+        """`(mapcat f coll)` whose whole result is needed at once (see Builtin.consumes) as one loop
         over coll that appends the items of each (f x) to a list: no lazy seq per item. A
         literal fn's body is inlined, and its value (all of which is used) is built eagerly."""
         f, coll = node.args
@@ -1500,19 +1500,14 @@ class Compiler:
             fac.out.append(Line(line.indent + fac.indent, line.text, line.pos))
 
 
-_FUSABLE = frozenset({"map", "mapv", "filter", "filterv", "remove", "keep", "reduce"})
 _FAST_PATH_BUDGET = 2000  # builtin calls per program that may get inline code
 
 
-# Builtins that need all of a collection argument at once, and which argument (-1: the last).
-_CONSUMERS = {"count": 0, "vec": 0, "set": 0, "frequencies": 0, "last": 0, "reverse": 0, "group-by": 1,
-              "sort": -1, "sort-by": -1, "into": 1, "sum-by": 1, "avg-by": 1, "min-by": 1, "max-by": 1,
-              "clojure.string/join": -1, "reduce": -1, "apply": -1}
-
-
-def _consumed_arg(name: str, args: list[n.Node]) -> n.Node | None:
-    """The argument of a call to `name` whose every item the call uses, or None."""
-    i = _CONSUMERS.get(name)
+def _consumed_arg(b: Builtin, args: list[n.Node]) -> n.Node | None:
+    """The argument of a call to b whose every item the call uses (its entry's `consumes`),
+    or None: not where a fn argument may stop early (a transducer given to into, a reduce fn
+    that may call reduced, a fn applied with & rest)."""
+    i, name = b.consumes, b.qualified
     if i is None or not args or (name == "into" and len(args) != 2):
         return None
     if name == "reduce" and not _never_reduced(args[0]):  # a reduce that may stop early stays lazy

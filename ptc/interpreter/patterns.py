@@ -85,15 +85,13 @@ def _argument_key(x: n.Node) -> tuple[n.Binding, Any] | None:
 
 # -- map/filter/remove/keep chains -------------------------------------------------------
 
-_STAGES = {"map": "map", "mapv": "map", "filter": "filter", "filterv": "filter", "remove": "remove", "keep": "keep"}
-
-
 def stage_of(node: n.Node) -> tuple[str, n.Node, n.Node] | None:
-    """(kind, fn, coll) when node is `(map|mapv|filter|filterv|remove|keep f coll)`."""
+    """(kind, fn, coll) when node is a pipeline stage `(f coll)` of a builtin whose entry says
+    it is one (map, mapv, filter, filterv, remove, keep: see registry.Builtin.stage)."""
     if type(node) is not n.Call or type(node.fn) is not n.BuiltinRef or len(node.args) != 2:
         return None
-    kind = _STAGES.get(node.fn.builtin.qualified)
-    return None if kind is None else (kind, node.args[0], node.args[1])
+    kind = node.fn.builtin.stage  # type: ignore[attr-defined]
+    return None if kind is None or kind == "reduce" else (kind, node.args[0], node.args[1])
 
 
 def inlinable(f: n.Node) -> bool:

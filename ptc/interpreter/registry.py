@@ -7,7 +7,7 @@ reference can never name a function that does not exist nor miss one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator
 
 # Namespace aliases a program may use, mapped to the canonical namespace.
@@ -58,6 +58,13 @@ class Builtin:
     column_op: str | None = None
     # and `inline`: the template of the Python source a call compiles to (see lib/inline.py)
     inline: Callable[..., Any] | None = None
+    # `stage`: what a call (f coll) is in a pipeline the compiler fuses into one loop ("map",
+    # "filter", "remove", "keep"; "reduce": the fold that may end one), `vector_result` when
+    # that stage gives a vector (mapv, filterv); `consumes`: which argument (-1: the last) a call
+    # reads every item of at once, so the compiler makes that argument eagerly, not as a lazy seq
+    stage: str | None = None
+    vector_result: bool = False
+    consumes: int | None = None
 
     @property
     def qualified(self) -> str:
@@ -90,9 +97,12 @@ def builtin(
     pure: bool = False,
     column_op: str | None = None,
     inline: Callable[..., Any] | None = None,
+    stage: str | None = None,
+    vector_result: bool = False,
+    consumes: int | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Register a Python function as a PTC builtin (`pure`, `column_op`, `inline`: its fast
-    forms, see Builtin).
+    """Register a Python function as a PTC builtin (`pure`, `column_op`, `inline`, `stage`,
+    `vector_result`, `consumes`: its fast forms, see Builtin).
 
     Its `__qualname__` becomes `ptc:<name>` so that Python's own arity errors
     ("ptc:inc() takes 1 positional argument...") can be translated into PTC errors.
@@ -105,7 +115,8 @@ def builtin(
         examples = ex  # type: ignore[assignment]
 
     def register(fn: Callable[..., Any]) -> Callable[..., Any]:
-        b = Builtin(name, ns, fn, arglists, doc, category, examples, pure, column_op, inline)
+        b = Builtin(name, ns, fn, arglists, doc, category, examples, pure, column_op, inline, stage, vector_result,
+                    consumes)
         key = b.qualified
         if key in REGISTRY:
             raise ValueError(f"builtin {key} registered twice")
@@ -124,8 +135,7 @@ def alias(name: str, target: str, ns: str = "core") -> None:
     b = REGISTRY[target]
     examples = tuple((src.replace(f"({target} ", f"({name} ", 1), expected) for src, expected in b.examples
                      if src.startswith(f"({target} "))
-    new = Builtin(name, ns, b.fn, b.arglists, b.doc + f" (same as `{target}`)", b.category, examples,
-                  b.pure, b.column_op, b.inline)
+    new = replace(b, name=name, ns=ns, doc=b.doc + f" (same as `{target}`)", examples=examples)
     REGISTRY[new.qualified] = new
 
 

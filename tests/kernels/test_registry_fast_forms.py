@@ -97,3 +97,37 @@ def test_a_pure_builtin_in_a_lazy_seq_gives_what_a_hidden_fn_gives(q: str) -> No
             seen = f"(vec (take {n} (map {fn} data/t)))"
             hidden = f"(let [g (first [{fn}])] (vec (take {n} (map g data/t))))"
             assert _outcome(seen, XS) == _outcome(hidden, XS), seen
+
+
+STAGES = sorted(name for name, b in REGISTRY.items() if b.stage is not None and b.stage != "reduce")
+CONSUMERS = sorted(name for name, b in REGISTRY.items() if b.consumes is not None)
+STAGE_FNS = {"map": "#(* 2 %)", "filter": "odd?", "remove": "odd?", "keep": "#(when (odd? %) (* 3 %))"}
+
+
+@pytest.mark.parametrize("name", STAGES)
+@pytest.mark.parametrize("coll", ["[1 2 3 4 5]", "(range 7)", "(map inc (range 40))", "'(9 8 7)", "[]"])
+def test_every_stage_fused_gives_what_its_builtin_gives(name: str, coll: str) -> None:
+    """`stage`/`vector_result`: chains of stages compile to one loop (compiler.fused); the same
+    calls through a local the compiler cannot see give the same value, of the same type."""
+    f = STAGE_FNS[REGISTRY[name].stage]  # type: ignore[index]
+    fused = f"(let [xs ({name} {f} ({name} {f} {coll}))] [xs (vector? xs) (seq? xs) (count xs) (take 2 xs)])"
+    hidden = f"(let [g {name} xs (g {f} (g {f} {coll}))] [xs (vector? xs) (seq? xs) (count xs) (take 2 xs)])"
+    assert ptc.pr_str(ptc.run(fused).value) == ptc.pr_str(ptc.run(hidden).value)
+
+
+@pytest.mark.parametrize("name", CONSUMERS)
+def test_every_consumer_reads_an_eagerly_made_argument_as_a_lazy_one(name: str) -> None:
+    """`consumes`: the argument a consumer reads whole is made eagerly (one loop over all of it);
+    the call's value is the one a lazy argument gives, and an infinite one still stops at the limits."""
+    i = REGISTRY[name].consumes
+    args = {"count": [], "vec": [], "set": [], "frequencies": [], "last": [], "reverse": [], "group-by": ["odd?"],
+            "sort": [], "sort-by": ["-"], "into": ["[]"], "sum-by": ["identity"], "avg-by": ["identity"],
+            "min-by": ["identity"], "max-by": ["identity"], "clojure.string/join": ['","'], "reduce": ["+"],
+            "apply": ["+"]}[name]
+    assert i == len(args) or i == -1
+    eager = f"({name} {' '.join(args)} (map inc (filter odd? (range 30))))"
+    lazy = f"(let [m map] ({name} {' '.join(args)} (m inc (filter odd? (range 30)))))"
+    assert ptc.pr_str(ptc.run(eager).value) == ptc.pr_str(ptc.run(lazy).value)
+    with pytest.raises(ptc.PTCError) as e:
+        ptc.run(f"({name} {' '.join(args)} (map inc (range)))", limits=ptc.Limits(timeout=1))
+    assert e.value.kind == "limit", e.value

@@ -117,7 +117,7 @@ def vector(*items: Any) -> Any:
     return pvector(items)
 
 
-@builtin("vec", args="[coll]", category="collections",
+@builtin("vec", consumes=0, args="[coll]", category="collections",
          doc="A vector of the items of coll (a map gives [k v] entries).",
          ex=(("(vec '(1 2 3))", "[1 2 3]"), ("(vec {:a 1})", "[[:a 1]]"), ("(vec nil)", "[]")))
 def vec_(coll: Any) -> Any:
@@ -165,7 +165,7 @@ def hash_set(*items: Any) -> Any:
     return make_set(items)
 
 
-@builtin("set", args="[coll]", category="sets",
+@builtin("set", consumes=0, args="[coll]", category="sets",
          doc="A set of the distinct items of coll.",
          ex=(("(set [1 1])", "#{1}"), ("(count (set [1 2 1 3]))", "3"), ("(set nil)", "#{}")))
 def to_set(coll: Any) -> Any:
@@ -376,7 +376,7 @@ def _count_or0(x: Any) -> int:
         return 0
 
 
-@builtin("into", args=("[]", "[to]", "[to from]", "[to xform from]"), category="collections",
+@builtin("into", consumes=1, args=("[]", "[to]", "[to from]", "[to xform from]"), category="collections",
          doc="Add every item of from to the collection to (conj semantics), optionally through a transducer.",
          ex=(("(into [] '(1 2 3))", "[1 2 3]"), ("(into {} [[:a 1] [:b 2]])", "{:a 1, :b 2}"),
              ("(into [1] (map inc) [1 2])", "[1 2 3]"), ("(into '(1) [2 3])", "(3 2 1)")))
@@ -879,7 +879,7 @@ def zipmap(ks: Any, vs: Any) -> Any:
 # -- counting and emptiness -----------------------------------------------------------
 
 
-@builtin("count", args="[coll]", category="collections",
+@builtin("count", consumes=0, args="[coll]", category="collections",
          doc="The number of items in coll (characters of a string, entries of a map); nil counts 0.",
          ex=(("(count [1 2 3])", "3"), ("(count {:a 1})", "1"), ("(count \"abc\")", "3"), ("(count nil)", "0")))
 def count(coll: Any) -> int:
@@ -996,7 +996,7 @@ def second(coll: Any) -> Any:
     return None
 
 
-@builtin("last", args="[coll]", category="collections",
+@builtin("last", consumes=0, args="[coll]", category="collections",
          doc="The last item of coll, or nil.",
          ex=(("(last [1 2 3])", "3"), ("(last [])", "nil")))
 def last(coll: Any) -> Any:
@@ -1196,7 +1196,7 @@ def _guard_key(k: Any) -> Any:
     return k if type(k) in _PLAIN_KEY_TYPES else as_key(k)
 
 
-@builtin("frequencies", args="[coll]", category="collections",
+@builtin("frequencies", consumes=0, args="[coll]", category="collections",
          doc="A map from each distinct item of coll to the number of times it occurs.",
          ex=(("(frequencies [:a :b :a])", "{:a 2, :b 1}"),))
 def frequencies(coll: Any) -> Any:
@@ -1210,7 +1210,7 @@ def frequencies(coll: Any) -> Any:
     return HMap(c)
 
 
-@builtin("group-by", args="[f coll]", category="collections",
+@builtin("group-by", consumes=1, args="[f coll]", category="collections",
          doc="A map from each (f item) to the vector of items giving it, in order of first occurrence.",
          ex=(("(group-by odd? [1 2 3])", "{true [1 3], false [2]}"),
              ("(group-by :t [{:t :a :v 1} {:t :a :v 2}])", "{:a [{:t :a, :v 1} {:t :a, :v 2}]}")))

@@ -226,7 +226,7 @@ def _map_realized(f: Any, coll: Any) -> Any:
     return _mapper(f)(coll)
 
 
-@builtin("map", args=("[f]", "[f coll]", "[f c1 c2 & colls]"), category="sequences",
+@builtin("map", stage="map", args=("[f]", "[f coll]", "[f c1 c2 & colls]"), category="sequences",
          doc="Applies f to each item (to items of several colls in parallel, stopping at the "
              "shortest); with only f, returns a transducer.",
          ex=(("(map inc [1 2 3])", "(2 3 4)"), ("(map :a [{:a 1} {:a 2}])", "(1 2)"),
@@ -243,7 +243,7 @@ def map_(f: Any, *colls: Any) -> Any:
     return _lazy(_pymap(f, *its), all(unbounded(c) for c in colls))
 
 
-@builtin("mapv", args=("[f coll]", "[f c1 c2 & colls]"), category="sequences",
+@builtin("mapv", stage="map", vector_result=True, args=("[f coll]", "[f c1 c2 & colls]"), category="sequences",
          doc="Like map, but eager and returns a vector.",
          ex=(("(mapv inc [1 2 3])", "[2 3 4]"), ("(mapv + [1 2] [10 20 30])", "[11 22]")))
 def mapv(f: Any, coll: Any, *colls: Any) -> Any:
@@ -282,7 +282,7 @@ def _selector(pred: Any, who: str, want: bool) -> Callable[[list[Any]], list[Any
     return select
 
 
-@builtin("filter", args=("[pred]", "[pred coll]"), category="sequences",
+@builtin("filter", stage="filter", args=("[pred]", "[pred coll]"), category="sequences",
          doc="The items for which (pred item) is truthy; with only pred, returns a transducer.",
          ex=(("(filter even? [1 2 3 4])", "(2 4)"), ("(filter :ok [{:ok true} {:ok false}])", "({:ok true})")))
 def filter_(pred: Any, coll: Any = _NO) -> Any:
@@ -293,7 +293,7 @@ def filter_(pred: Any, coll: Any = _NO) -> Any:
     return _chunked(coll, _selector(pred, "filter", True), "filter")
 
 
-@builtin("filterv", args="[pred coll]", category="sequences",
+@builtin("filterv", stage="filter", vector_result=True, args="[pred coll]", category="sequences",
          doc="Like filter, but eager and returns a vector.",
          ex=(("(filterv odd? [1 2 3])", "[1 3]"), ("(filterv odd? nil)", "[]")))
 def filterv(pred: Any, coll: Any) -> Any:
@@ -302,7 +302,7 @@ def filterv(pred: Any, coll: Any) -> Any:
     return vec(_selector(pred, "filterv", True)(items))
 
 
-@builtin("remove", args=("[pred]", "[pred coll]"), category="sequences",
+@builtin("remove", stage="remove", args=("[pred]", "[pred coll]"), category="sequences",
          doc="The items for which (pred item) is falsey; with only pred, returns a transducer.",
          ex=(("(remove even? [1 2 3 4])", "(1 3)"),))
 def remove(pred: Any, coll: Any = _NO) -> Any:
@@ -313,7 +313,7 @@ def remove(pred: Any, coll: Any = _NO) -> Any:
     return _chunked(coll, _selector(pred, "remove", False), "remove")
 
 
-@builtin("keep", args=("[f]", "[f coll]"), category="sequences",
+@builtin("keep", stage="keep", args=("[f]", "[f coll]"), category="sequences",
          doc="The non-nil results of (f item) (false is kept); with only f, returns a transducer.",
          ex=(("(keep :a [{:a 1} {:b 2} {:a 3}])", "(1 3)"), ("(keep #{1 2} [1 3 2])", "(1 2)")))
 def keep(f: Any, coll: Any = _NO) -> Any:
@@ -333,7 +333,7 @@ def keep_indexed(f: Any, coll: Any = _NO) -> Any:
     return _chunked(coll, lambda chunk: [r for r in each(chunk) if r is not None], "keep-indexed")
 
 
-@builtin("reduce", inline=inline.reduce_plus, args=("[f coll]", "[f init coll]"), category="sequences",
+@builtin("reduce", stage="reduce", consumes=-1, inline=inline.reduce_plus, args=("[f coll]", "[f init coll]"), category="sequences",
          doc="Combines items with (f acc item), starting from init (or the first item; (f) if "
              "coll is empty); stops early when f returns (reduced x).",
          ex=(("(reduce + [1 2 3])", "6"), ("(reduce + 10 [1 2 3])", "16"), ("(reduce + [])", "0"),
@@ -1066,7 +1066,7 @@ def dedupe(coll: Any = _NO) -> Any:
     return sequence_of(dedupe_xf(), (coll,), "dedupe")  # Clojure's is (sequence (dedupe) coll)
 
 
-@builtin("reverse", args="[coll]", category="sequences",
+@builtin("reverse", consumes=0, args="[coll]", category="sequences",
          doc="The items of coll in reverse order, as a list.",
          ex=(("(reverse [1 2 3])", "(3 2 1)"), ("(reverse nil)", "()")))
 def reverse(coll: Any) -> PList:
@@ -1263,7 +1263,7 @@ def _sorted(items: list[Any], keys: list[Any] | None, comp: Any, who: str) -> PL
     return PList([items[i] for i in order])
 
 
-@builtin("sort", args=("[coll]", "[comp coll]"), category="sequences",
+@builtin("sort", consumes=-1, args=("[coll]", "[comp coll]"), category="sequences",
          doc="The items in ascending `compare` order, or by comp (a fn returning a number, or a "
              "boolean meaning 'a before b'); stable.",
          ex=(("(sort [3 1 2])", "(1 2 3)"), ("(sort > [3 1 2])", "(3 2 1)"),
@@ -1279,7 +1279,7 @@ def sort(a: Any, b: Any = _NO) -> PList:
     return _sorted(items, None, comp, "sort")
 
 
-@builtin("sort-by", args=("[keyfn coll]", "[keyfn comp coll]"), category="sequences",
+@builtin("sort-by", consumes=-1, args=("[keyfn coll]", "[keyfn comp coll]"), category="sequences",
          doc="The items ordered by (keyfn item) (ascending `compare`, or by comp); stable.",
          ex=(("(sort-by :age [{:age 30} {:age 20}])", "({:age 20} {:age 30})"),
              ("(sort-by count > [\"a\" \"ccc\" \"bb\"])", "(\"ccc\" \"bb\" \"a\")")))
@@ -1357,7 +1357,7 @@ def not_every_p(pred: Any, coll: Any) -> bool:
 # -- apply / realization --------------------------------------------------------------------------------
 
 
-@builtin("apply", args=("[f args]", "[f x args]", "[f x y & more-then-args]"), category="sequences",
+@builtin("apply", consumes=-1, args=("[f args]", "[f x args]", "[f x y & more-then-args]"), category="sequences",
          doc="Calls f with the given args followed by the items of the last argument (a collection).",
          ex=(("(apply + [1 2 3])", "6"), ("(apply + 1 2 [3 4])", "10"), ("(apply max [3 7 2])", "7"),
              ("(apply str [\"a\" \"b\"])", "\"ab\"")))

@@ -110,7 +110,7 @@ def _numbers(vals: list[Any], who: str) -> list[Any]:
     return vals
 
 
-@builtin("sum-by", args="[key coll]", category="aggregates",
+@builtin("sum-by", consumes=1, args="[key coll]", category="aggregates",
          doc="PTC: the sum of (key row) over coll, skipping nil values (0 when empty).",
          ex=(("(sum-by :amount [{:amount 10} {:amount 5} {:amount nil}])", "15"),
              ("(sum-by :x [])", "0"), ("(sum-by :price [{:price 1.5} {:price 2}])", "3.5")))
@@ -124,7 +124,7 @@ def sum_by(key: Any, coll: Any) -> Any:
     return total
 
 
-@builtin("avg-by", args="[key coll]", category="aggregates",
+@builtin("avg-by", consumes=1, args="[key coll]", category="aggregates",
          doc="PTC: the mean (a float) of the non-nil (key row) values, or nil if there are none.",
          ex=(("(avg-by :score [{:score 1} {:score 2} {:score nil}])", "1.5"), ("(avg-by :score [])", "nil")))
 def avg_by(key: Any, coll: Any) -> Any:
@@ -167,7 +167,7 @@ def _extreme_row(key: Any, coll: Any, who: str, largest: bool) -> Any:
     return rows[best]
 
 
-@builtin("min-by", args="[key coll]", category="aggregates",
+@builtin("min-by", consumes=1, args="[key coll]", category="aggregates",
          doc="PTC: the row with the smallest (key row) (nil keys skipped, first wins ties; nil if none).",
          ex=(("(min-by :price [{:id 1 :price 5} {:id 2 :price 3}])", "{:id 2, :price 3}"),
              ("(min-by :price [])", "nil")))
@@ -177,7 +177,7 @@ def min_by(key: Any, coll: Any) -> Any:
     return _extreme_row(key, coll, "min-by", False)
 
 
-@builtin("max-by", args="[key coll]", category="aggregates",
+@builtin("max-by", consumes=1, args="[key coll]", category="aggregates",
          doc="PTC: the row with the largest (key row) (nil keys skipped, first wins ties; nil if none).",
          ex=(("(max-by :price [{:id 1 :price 5} {:id 2 :price 3}])", "{:id 1, :price 5}"),
              ("(max-by :date [{:date \"2024-01-02\"} {:date \"2024-03-01\"}])", "{:date \"2024-03-01\"}")))
