@@ -13,7 +13,7 @@ import math
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from . import nodes as n
 from . import values as v
@@ -879,42 +879,16 @@ class Compiler:
         fast = type(head) is n.BuiltinRef and self.fast_paths > 0
         if fast:
             self.fast_paths -= 1
-        if fast and head.builtin.qualified == "map" and id(node) not in self.unfused \
-                and len(node.args) == 2 and type(node.args[1]) is n.Call and _is_builtin_call(node.args[1], "group-by", 2):  # type: ignore[attr-defined]
-            return self.map_groups(node, fn)
+        if type(head) is n.BuiltinRef:
+            for shape in head.builtin.shapes:  # type: ignore[attr-defined]
+                make, needs_budget = SHAPES[shape]
+                made = make(self, node, fn) if fast or not needs_budget else None
+                if made is not None:
+                    return made
         if fast and head.builtin.stage is not None:  # type: ignore[attr-defined]
             fused = self.fused(node, fn, head.builtin)  # type: ignore[attr-defined]
             if fused is not None:
                 return fused
-        if fast and head.builtin.qualified == "update-vals":  # type: ignore[attr-defined]
-            fold = grouped_fold(node)
-            if fold is not None:
-                return self.grouped(node, fold, fn)
-        if fast and head.builtin.qualified == "mapcat" and len(node.args) == 2 and id(node) in self.eager_nodes:  # type: ignore[attr-defined]
-            return self.eager_mapcat(node, fn)
-        if fast and head.builtin.qualified == "iterate" and len(node.args) == 2:  # type: ignore[attr-defined]
-            stepped = self.iterated(node, fn)
-            if stepped is not None:
-                return stepped
-        if fast and head.builtin.qualified in ("take-while", "drop-while") and len(node.args) == 2:  # type: ignore[attr-defined]
-            gen = self.while_seq(node, fn)
-            if gen is not None:
-                return gen
-        if fast and head.builtin.qualified == "apply" and _extreme_by_literal(node):  # type: ignore[attr-defined]
-            return self.extreme(node, fn)
-        if fast and head.builtin.qualified == "into" and id(node) not in self.unfused:  # type: ignore[attr-defined]
-            fold = grouped_for(node)
-            if fold is not None:
-                return self.grouped(node, fold, fn)
-        if fast and head.builtin.qualified == "into" and _into_map_for(node):  # type: ignore[attr-defined]
-            return self.into_map_for(node, fn)
-        if type(head) is n.BuiltinRef and head.builtin.qualified == "update-vals" and _groups_of(node):
-            k, coll, f = (fn.tmp() for _ in range(3))
-            for t, e in zip((k, coll, f), self.args([*node.args[0].args, node.args[1]], fn)):  # type: ignore[attr-defined]
-                fn.emit(f"{t} = {e}")
-            r = fn.tmp()
-            self._update_groups(node, fn, r, k, coll, f)
-            return r
         if type(head) is n.BuiltinRef:
             inline = head.builtin.inline if fast else None
             if inline is not None:
@@ -942,6 +916,51 @@ class Compiler:
             pc, c = bind_once(fn, callee)
             return f"({c} if callable({pc or c}) else _fnof({c}))({self.mark(node)}{', '.join(parts[1:])})"
         return f"_invoke({self.mark(node)}{', '.join(parts)})"
+
+    # -- call shapes (a builtin's entry names those its calls may take: Builtin.shapes) --------
+
+    def _shape_map_groups(self, node: n.Call, fn: _Func) -> str | None:
+        """`(map f (group-by k coll))`."""
+        if id(node) in self.unfused or len(node.args) != 2 or type(node.args[1]) is not n.Call \
+                or not _is_builtin_call(node.args[1], "group-by", 2):  # type: ignore[arg-type]
+            return None
+        return self.map_groups(node, fn)
+
+    def _shape_grouped_fold(self, node: n.Call, fn: _Func) -> str | None:
+        """`(update-vals (group-by k coll) f)`, f a fold of each group."""
+        fold = grouped_fold(node)
+        return None if fold is None else self.grouped(node, fold, fn)
+
+    def _shape_groups_updated(self, node: n.Call, fn: _Func) -> str | None:
+        """`(update-vals (group-by k coll) f)`, any f: the groups made and updated in one place."""
+        if not _groups_of(node):
+            return None
+        k, coll, f = (fn.tmp() for _ in range(3))
+        for t, e in zip((k, coll, f), self.args([*node.args[0].args, node.args[1]], fn)):  # type: ignore[attr-defined]
+            fn.emit(f"{t} = {e}")
+        r = fn.tmp()
+        self._update_groups(node, fn, r, k, coll, f)
+        return r
+
+    def _shape_eager_mapcat(self, node: n.Call, fn: _Func) -> str | None:
+        return self.eager_mapcat(node, fn) if len(node.args) == 2 and id(node) in self.eager_nodes else None
+
+    def _shape_iterated(self, node: n.Call, fn: _Func) -> str | None:
+        return self.iterated(node, fn) if len(node.args) == 2 else None
+
+    def _shape_while_seq(self, node: n.Call, fn: _Func) -> str | None:
+        return self.while_seq(node, fn) if len(node.args) == 2 else None
+
+    def _shape_extreme(self, node: n.Call, fn: _Func) -> str | None:
+        return self.extreme(node, fn) if _extreme_by_literal(node) else None
+
+    def _shape_grouped_for(self, node: n.Call, fn: _Func) -> str | None:
+        """`(into {} (for [[k g] (group-by ...)] [k fold]))`."""
+        fold = None if id(node) in self.unfused else grouped_for(node)
+        return None if fold is None else self.grouped(node, fold, fn)
+
+    def _shape_into_map_for(self, node: n.Call, fn: _Func) -> str | None:
+        return self.into_map_for(node, fn) if _into_map_for(node) else None
 
     def into_map_for(self, node: n.Call, fn: _Func) -> str:
         """`(into {...} (for [...] [k v]))`: the for's pairs stored straight into a private
@@ -1501,6 +1520,20 @@ class Compiler:
 
 
 _FAST_PATH_BUDGET = 2000  # builtin calls per program that may get inline code
+
+# Call shapes a builtin's entry may name (Builtin.shapes): the code generator, and whether it
+# is a fast path (given only within the program's budget) or how the call always compiles.
+SHAPES: dict[str, tuple[Callable[[Compiler, n.Call, _Func], str | None], bool]] = {
+    "map-groups": (Compiler._shape_map_groups, True),
+    "grouped-fold": (Compiler._shape_grouped_fold, True),
+    "groups-updated": (Compiler._shape_groups_updated, False),
+    "eager-mapcat": (Compiler._shape_eager_mapcat, True),
+    "iterated": (Compiler._shape_iterated, True),
+    "while-seq": (Compiler._shape_while_seq, True),
+    "extreme": (Compiler._shape_extreme, True),
+    "grouped-for": (Compiler._shape_grouped_for, True),
+    "into-map-for": (Compiler._shape_into_map_for, True),
+}
 
 
 def _consumed_arg(b: Builtin, args: list[n.Node]) -> n.Node | None:

@@ -65,6 +65,9 @@ class Builtin:
     stage: str | None = None
     vector_result: bool = False
     consumes: int | None = None
+    # `shapes`: the shapes of its calls the compiler generates code of its own for, tried in
+    # order (compiler.SHAPES: each declines a call that is not of its shape)
+    shapes: tuple[str, ...] = ()
 
     @property
     def qualified(self) -> str:
@@ -100,9 +103,10 @@ def builtin(
     stage: str | None = None,
     vector_result: bool = False,
     consumes: int | None = None,
+    shapes: tuple[str, ...] = (),
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register a Python function as a PTC builtin (`pure`, `column_op`, `inline`, `stage`,
-    `vector_result`, `consumes`: its fast forms, see Builtin).
+    `vector_result`, `consumes`, `shapes`: its fast forms, see Builtin).
 
     Its `__qualname__` becomes `ptc:<name>` so that Python's own arity errors
     ("ptc:inc() takes 1 positional argument...") can be translated into PTC errors.
@@ -116,7 +120,7 @@ def builtin(
 
     def register(fn: Callable[..., Any]) -> Callable[..., Any]:
         b = Builtin(name, ns, fn, arglists, doc, category, examples, pure, column_op, inline, stage, vector_result,
-                    consumes)
+                    consumes, shapes)
         key = b.qualified
         if key in REGISTRY:
             raise ValueError(f"builtin {key} registered twice")

@@ -131,3 +131,12 @@ def test_every_consumer_reads_an_eagerly_made_argument_as_a_lazy_one(name: str) 
     with pytest.raises(ptc.PTCError) as e:
         ptc.run(f"({name} {' '.join(args)} (map inc (range)))", limits=ptc.Limits(timeout=1))
     assert e.value.kind == "limit", e.value
+
+
+def test_every_call_shape_an_entry_names_is_one_the_compiler_generates() -> None:
+    """`shapes`: each names a code generator of compiler.SHAPES (a typo would silently never match)."""
+    from ptc.interpreter.compiler import SHAPES
+
+    named = {s for b in REGISTRY.values() for s in b.shapes}
+    assert named and named <= set(SHAPES), named - set(SHAPES)
+    assert set(SHAPES) <= named, f"shapes no builtin names: {set(SHAPES) - named}"

@@ -376,7 +376,7 @@ def _count_or0(x: Any) -> int:
         return 0
 
 
-@builtin("into", consumes=1, args=("[]", "[to]", "[to from]", "[to xform from]"), category="collections",
+@builtin("into", shapes=("grouped-for", "into-map-for"), consumes=1, args=("[]", "[to]", "[to from]", "[to xform from]"), category="collections",
          doc="Add every item of from to the collection to (conj semantics), optionally through a transducer.",
          ex=(("(into [] '(1 2 3))", "[1 2 3]"), ("(into {} [[:a 1] [:b 2]])", "{:a 1, :b 2}"),
              ("(into [1] (map inc) [1 2])", "[1 2 3]"), ("(into '(1) [2 3])", "(3 2 1)")))
@@ -626,7 +626,7 @@ def update_in(m: Any, ks: Any, f: Any, *args: Any) -> Any:
     return _update_in(m, ks, 0, f, args)
 
 
-@builtin("update-vals", args="[m f]", category="maps",
+@builtin("update-vals", shapes=("grouped-fold", "groups-updated"), args="[m f]", category="maps",
          doc="m with f applied to every value.",
          ex=(("(update-vals {:a 1 :b 2} inc)", "{:a 2, :b 3}"),))
 def update_vals(m: Any, f: Any) -> Any:

@@ -226,7 +226,7 @@ def _map_realized(f: Any, coll: Any) -> Any:
     return _mapper(f)(coll)
 
 
-@builtin("map", stage="map", args=("[f]", "[f coll]", "[f c1 c2 & colls]"), category="sequences",
+@builtin("map", shapes=("map-groups",), stage="map", args=("[f]", "[f coll]", "[f c1 c2 & colls]"), category="sequences",
          doc="Applies f to each item (to items of several colls in parallel, stopping at the "
              "shortest); with only f, returns a transducer.",
          ex=(("(map inc [1 2 3])", "(2 3 4)"), ("(map :a [{:a 1} {:a 2}])", "(1 2)"),
@@ -511,7 +511,7 @@ def drop(n: Any, coll: Any = _NO) -> Any:
     return view(coll, _clamp(max(_count_arg(n, "drop"), 0)), "drop")  # the rest, chunked as coll is
 
 
-@builtin("take-while", args=("[pred]", "[pred coll]"), category="sequences",
+@builtin("take-while", shapes=("while-seq",), args=("[pred]", "[pred coll]"), category="sequences",
          doc="The leading items for which (pred item) is truthy; with only pred, returns a transducer.",
          ex=(("(take-while pos? [1 2 -1 3])", "(1 2)"),))
 def take_while(pred: Any, coll: Any = _NO) -> Any:
@@ -531,7 +531,7 @@ def _taken_while(pred: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[A
         yield x
 
 
-@builtin("drop-while", args=("[pred]", "[pred coll]"), category="sequences",
+@builtin("drop-while", shapes=("while-seq",), args=("[pred]", "[pred coll]"), category="sequences",
          doc="The items after the leading run for which (pred item) is truthy; with only pred, "
              "returns a transducer.",
          ex=(("(drop-while pos? [1 2 -1 3])", "(-1 3)"),))
@@ -703,7 +703,7 @@ def repeat(a: Any, x: Any = _NO) -> Any:
     return PList((x,) * n)
 
 
-@builtin("iterate", args="[f x]", category="sequences",
+@builtin("iterate", shapes=("iterated",), args="[f x]", category="sequences",
          doc="The lazy infinite sequence x, (f x), (f (f x)), ...; f is called only as items are needed.",
          ex=(("(take 4 (iterate inc 0))", "(0 1 2 3)"), ("(take 3 (iterate #(* 2 %) 1))", "(1 2 4)")))
 def iterate(f: Any, x: Any) -> LazySeq:
@@ -766,7 +766,7 @@ def concat(*colls: Any) -> Any:
     return LazySeq(Chunks((chunk for c in colls for chunk in _chunks_of(c, "concat")), unbounded(*colls)))
 
 
-@builtin("mapcat", args=("[f]", "[f & colls]"), category="sequences",
+@builtin("mapcat", shapes=("eager-mapcat",), args=("[f]", "[f & colls]"), category="sequences",
          doc="Concatenates the collections returned by (f item); with only f, returns a transducer.",
          ex=(("(mapcat reverse [[1 2] [3 4]])", "(2 1 4 3)"),
              ("(mapcat (fn [x] [x x]) [1 2])", "(1 1 2 2)")))
@@ -1357,7 +1357,7 @@ def not_every_p(pred: Any, coll: Any) -> bool:
 # -- apply / realization --------------------------------------------------------------------------------
 
 
-@builtin("apply", consumes=-1, args=("[f args]", "[f x args]", "[f x y & more-then-args]"), category="sequences",
+@builtin("apply", shapes=("extreme",), consumes=-1, args=("[f args]", "[f x args]", "[f x y & more-then-args]"), category="sequences",
          doc="Calls f with the given args followed by the items of the last argument (a collection).",
          ex=(("(apply + [1 2 3])", "6"), ("(apply + 1 2 [3 4])", "10"), ("(apply max [3 7 2])", "7"),
              ("(apply str [\"a\" \"b\"])", "\"ab\"")))
