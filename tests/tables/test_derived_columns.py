@@ -69,3 +69,25 @@ def test_a_derived_table_larger_than_max_memory_ends_with_the_limit() -> None:
         ptc.run("(count (map #(assoc % :a (* 2 (:v %)) :b (* 3 (:v %))) data/t))", data={"t": t},
                 limits=ptc.Limits(max_memory=24 << 20, max_collection=10_000_000))
     assert e.value.kind == "limit" and "max_memory" in e.value.message, e.value
+
+
+@pytest.mark.parametrize("isolation", ["inline", "process"])
+def test_a_derived_table_over_millions_of_rows_ends_at_the_deadline(isolation: str) -> None:
+    """Each computed column is one kernel over the rows; the clock is read between them."""
+    import time
+
+    import numpy as np
+
+    from tests.tables.test_group_folds import _moving
+
+    t = pa.table({"v": np.arange(4_000_000), "f": np.linspace(0, 1, 4_000_000)})  # 0.15-0.9 s to run
+    src = ("(->> data/t (map #(assoc % :a (* 2 (:v %)) :b (+ (:f %) 1.5) :c (* (:f %) (:f %)) :d (- (:v %) 7))) "
+           "(sort-by :c >) (take 2))")
+    moving = _moving(t, ptc.Limits(isolation=isolation))
+    t0 = time.perf_counter()
+    with pytest.raises(ptc.PTCError) as e:
+        ptc.run(src, data={"t": t}, limits=ptc.Limits(timeout=0.05, max_collection=10_000_000, max_memory=1 << 30,
+                                                     isolation=isolation))
+    elapsed = time.perf_counter() - t0
+    assert e.value.kind == "limit" and "timeout" in e.value.message, e.value
+    assert elapsed < 0.55 + moving, (elapsed, moving)
