@@ -121,8 +121,8 @@ def describe_table(name: str, table: Table, sample_rows: int = 3) -> str:
     head = f"{name}: table of {len(table):,} rows (a vector of maps), columns: {table.schema_text()}"
     if len(table) > LARGE:
         head += (f"\n  ({len(table):,} rows: filter, remove, group-by with counts or sums, frequencies and sort-by on "
-                 f"a key run over whole columns; a function called on every row, a date parsed or assoc per row, "
-                 f"takes seconds)")
+                 f"a key run over whole columns, as does map of keys, arithmetic or assoc/select-keys of them; "
+                 f"a function called on every row that is more than that (a date parsed, a string built) takes seconds)")
     if not len(table):
         return head
     rows = " ".join(sample_text(row, limit=12, max_chars=60) for row in table[:sample_rows])
