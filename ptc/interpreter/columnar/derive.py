@@ -14,9 +14,9 @@ from typing import Any
 import pyarrow as pa
 
 from .. import context
-from ..values import Keyword, host_key
+from ..values import Keyword
 from .frame import selection
-from .kernels import Fallback, is_array, value
+from .kernels import Fallback, column_name, is_array, value
 
 
 def derived_table(e: tuple[Any, ...], frame: Any) -> pa.Table:
@@ -56,9 +56,8 @@ def derived_table(e: tuple[Any, ...], frame: Any) -> pa.Table:
 
 
 def _name(k: Keyword) -> str:
-    """The column name a key is (the JSON key rule back: a keyword's name is read back as it)."""
-    name = k.name
-    if type(host_key(name)) is not Keyword or host_key(name) != k:
+    name = column_name(k)
+    if name is None:
         raise Fallback(f"the key {k} is not a column name a table reads back as it")
     return name
 

@@ -83,6 +83,16 @@ def column(table: pa.Table, key: Any, decoded: bool = True) -> Any:
     return None
 
 
+def column_name(key: Any) -> str | None:
+    """The column name a table's rows read back as `key` (the inverse of the JSON key rule
+    `column` follows: a keyword's name, a string as itself), or None where no name does."""
+    name = key.name if type(key) is Keyword else key
+    if type(name) is not str:
+        return None
+    back = host_key(name)
+    return name if back == key and type(back) is type(key) else None
+
+
 def _n(frame: Any) -> int:
     return len(frame)
 
