@@ -312,6 +312,27 @@ def test_tables_cross_process_isolation() -> None:
     assert ptc.to_python(r.value) == [ROWS[1]]
 
 
+def test_an_isolated_run_over_a_table_imports_nothing_on_its_clock() -> None:
+    """What a table run needs (pyarrow.compute, the kernels, pandas through pyarrow's first
+    conversion: 0.4 s) is imported by the zygote, whether the host loaded pyarrow before its
+    first isolated run or after: the child's run fits a timeout shorter than those imports."""
+    import subprocess
+    import sys
+
+    code = (
+        "import ptc\n"
+        "iso = lambda t: ptc.Limits(isolation='process', timeout=t)\n"
+        "ptc.run('(+ 1 2)', limits=iso(2))\n"  # the zygote starts before pyarrow is imported
+        "import pyarrow as pa\n"
+        "t = pa.table({'v': [0.5, 1.5, 2.5]})\n"
+        "r = ptc.run('(count (filter #(> (:v %) 1) data/t))', data={'t': t}, limits=iso(0.2))\n"
+        "s = ptc.run('(reduce + (map :v (sort-by :v data/t)))', data={'t': t}, limits=iso(0.2))\n"
+        "print(r.value, s.value)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.split() == ["2", "4.5"], out.stderr[-2000:]
+
+
 def test_a_malformed_table_from_the_child_is_refused() -> None:
     import pickle
 
