@@ -195,6 +195,7 @@ def test_errors_keep_kind_and_position():
                (a.value.message, a.value.line, a.value.column, a.value.hint), src
 
 
+@pytest.mark.timing
 def test_infinite_loop_stops_at_the_timeout():
     t = time.monotonic()
     with pytest.raises(PTCError) as ei:
@@ -205,6 +206,7 @@ def test_infinite_loop_stops_at_the_timeout():
     assert time.monotonic() - t < 3
 
 
+@pytest.mark.timing
 def test_stuck_in_c_code_is_killed_at_the_deadline():
     # Repeated squaring: each multiplication is one long C call the evaluator cannot interrupt
     # (inline, this run would last minutes). The host kills the child at timeout + grace.
@@ -218,6 +220,7 @@ def test_stuck_in_c_code_is_killed_at_the_deadline():
     assert ptc.run("(+ 1 1)", limits=PROCESS).value == 2  # the host and the zygote are fine
 
 
+@pytest.mark.timing
 def test_memory_bomb_is_contained():
     # 100,000 distinct 10 KB integers (~1 GB) built by one builtin call: the max_memory
     # estimate charges 64 bytes per item and the resident-memory check runs between
@@ -275,6 +278,7 @@ def test_tool_time_counts_and_tools_run_in_the_host():
     assert ei.value.kind == "limit" and "timeout" in ei.value.message
 
 
+@pytest.mark.timing
 def test_async_tool_timeout_in_host():
     async def hang():
         await asyncio.sleep(10)

@@ -84,6 +84,7 @@ def test_a_render_over_its_memory_is_killed(monkeypatch: pytest.MonkeyPatch) -> 
     assert Chart(spec()).to_png()[:4] == b"\x89PNG"
 
 
+@pytest.mark.timing
 def test_a_render_over_its_time_is_killed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(worker, "RENDER_TIMEOUT", 0.0)
     with pytest.raises(ChartError, match="took more than"):

@@ -25,7 +25,8 @@ def test_quickstart_has_exactly_two_commands():
     commands = [line for line in _blocks(_section("Quickstart"))[0].splitlines() if line.strip()]
     assert commands == [
         "pip install . && ptc demo",
-        'pip install ".[test]" && python -m pytest -q',
+        'pip install ".[test]" && python -m pytest -q -n 2 -m "not fuzz and not timing" '
+        '&& python -m pytest -q -n 2 -m timing',
     ]
 
 

@@ -18,6 +18,8 @@ import pytest
 import ptc
 from ptc import DataFileError, LoadLimits
 
+pytestmark = pytest.mark.timing  # limit tests measure wall time: run apart (see README)
+
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 

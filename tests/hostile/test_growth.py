@@ -20,6 +20,8 @@ from ptc import Limits
 
 from ._forkrun import run_forked
 
+pytestmark = pytest.mark.timing  # limit tests measure wall time: run apart (see README)
+
 TIMEOUT = 0.5  # the matrix's deadline: short, so that the cases that end by it keep the suite quick
 GROUPS_TIMEOUT = 1.0  # the table-engine issue's case: a million groups with timeout=1 ends by 1.5 s
 # How late after the deadline a limit error may arrive (the bound).

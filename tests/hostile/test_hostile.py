@@ -22,6 +22,8 @@ from ptc import Limits
 
 from ._forkrun import Outcome, run_forked
 
+pytestmark = pytest.mark.timing  # limit tests measure wall time: run apart (see README)
+
 # Wall-time slack on top of limits.timeout. Generous: the machine is noisy (2 cores,
 # other test sessions). Never assert tight absolute times.
 MARGIN = 1.5

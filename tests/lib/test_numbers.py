@@ -796,6 +796,7 @@ def test_math_one_arg_functions_never_raise_python_errors():
             assert type(r) in (int, float), (name, x, r)
 
 
+@pytest.mark.timing
 def test_fast_paths_are_fast():
     import time
 

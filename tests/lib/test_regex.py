@@ -190,6 +190,7 @@ def test_pattern_length_limit():
                limits=Limits(max_regex=100)) == "a" * 90
 
 
+@pytest.mark.timing
 def test_no_catastrophic_backtracking():
     t = time.perf_counter()
     assert run('(re-matches #"(a+)+b" (apply str (repeat 5000 "a")))') is None
@@ -260,6 +261,7 @@ def test_re_seq_many_matches_and_size_limit():
     assert info.value.kind == "limit"
 
 
+@pytest.mark.timing
 def test_re_find_fast_path_speed():
     c = R.compile_regex(r"(\d+)-(\w+)")
     t = time.perf_counter()

@@ -542,6 +542,7 @@ def test_format_java_rounding():
     assert f("%.2f", 1 << 2000) == "Infinity"
 
 
+@pytest.mark.timing
 def test_format_speed():
     import time
 
@@ -598,6 +599,7 @@ def test_split_java_semantics_direct():
     assert sp("éaé", "") == ["é", "a", "é"]
 
 
+@pytest.mark.timing
 def test_string_functions_fast_enough():
     import time
 

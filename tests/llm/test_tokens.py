@@ -64,6 +64,7 @@ def test_estimate_is_ceil_len_over_4():
         assert estimate_tokens("x" * n) == math.ceil(n / 4)
 
 
+@pytest.mark.timing
 def test_uncached_encoding_is_not_downloaded(monkeypatch):
     # r50k_base is not bundled with litellm: with no network, tiktoken's download would fail
     # or hang. It must fall back to the estimate, quickly, without trying.
@@ -131,6 +132,7 @@ def test_counts_are_cached():
     assert tokens._count.cache_info().hits == before + 5
 
 
+@pytest.mark.timing
 @needs_tiktoken
 def test_counting_a_long_history_is_fast():
     history = [{"role": "system", "content": "You write PTC-Lisp. " * 500}]

@@ -14,6 +14,8 @@ from ptc.tools.mcp_connection import MCPConnection
 
 from .conftest import ServerProcesses
 
+pytestmark = pytest.mark.timing  # limit tests measure wall time: run apart (see README)
+
 BOUND = 2.0  # seconds for a run with timeout=1: well under the old 3 s (deadline + the SDK's 2 s exit wait)
 
 

@@ -154,7 +154,9 @@ def test_bad_programs_are_error_results_with_hints(stdio_client: Client) -> None
         stdio_client.call("no_such_tool", {})
 
 
+@pytest.mark.timing
 def test_hostile_programs_are_contained(stdio_client: Client) -> None:
+    stdio_client.run("(+ 1 2)")  # the gateway's first run connects its upstreams (3 s here): not timed
     for program, expected in [("(loop [] (recur))", "max_steps"),
                               ("(defn f [n] (f (inc n))) (f 0)", "error[limit]"),
                               ('(apply str (repeat 10000000 "xxxxxxxxxx"))', "error[limit]"),

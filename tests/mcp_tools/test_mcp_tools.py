@@ -119,6 +119,7 @@ def test_with_block_shares_one_connection(servers: ServerProcesses) -> None:
     assert len(servers.pids()) == 3 and servers.alive() == []
 
 
+@pytest.mark.timing
 def test_a_server_that_cannot_start_is_a_clear_error(servers: ServerProcesses) -> None:
     with pytest.raises(MCPServerError, match=r"could not be started: FileNotFoundError"):
         ptc.mcp_tools("/nonexistent/mcp-server --port 1")
@@ -156,6 +157,7 @@ def test_a_server_that_dies_fails_the_call_not_the_host(servers: ServerProcesses
     assert servers.alive() == []
 
 
+@pytest.mark.timing
 def test_a_hanging_server_is_bounded_by_the_run_timeout(servers: ServerProcesses) -> None:
     tools = ptc.mcp_tools(servers.spec())
     started = time.monotonic()

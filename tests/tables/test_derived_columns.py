@@ -71,6 +71,7 @@ def test_a_derived_table_larger_than_max_memory_ends_with_the_limit() -> None:
     assert e.value.kind == "limit" and "max_memory" in e.value.message, e.value
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("isolation", ["inline", "process"])
 def test_a_derived_table_over_millions_of_rows_ends_at_the_deadline(isolation: str) -> None:
     """Each computed column is one kernel over the rows; the clock is read between them."""

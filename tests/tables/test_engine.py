@@ -76,6 +76,7 @@ def _many_groups(n: int) -> Any:
     return pa.table({"a": np.arange(n) % (n // 2), "b": np.arange(n) % 3, "f": rng.random(n)})
 
 
+@pytest.mark.timing
 def test_a_query_is_interrupted_at_the_deadline(every_table: None) -> None:
     t = _many_groups(6_000_000)  # 3M groups folded on one thread: ~1.5 s
     src = "(count (for [[[a b] g] (group-by (juxt :a :b) data/t)] {:a a :s (reduce + (map :f g))}))"

@@ -201,6 +201,7 @@ def test_a_changed_group_map_is_read_row_by_row() -> None:
     assert "no group built" not in str(explain(src, data={"t": _clean()}))
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("isolation", ["inline", "process"])
 def test_folds_end_at_the_deadline(isolation: str) -> None:
     """700,000 groups of a 1M-row table, inline and in an isolated child: the run ends with
@@ -238,6 +239,7 @@ def _moving(t: Any, limits: Any) -> float:
     return max(took)
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("isolation", ["inline", "process"])
 @pytest.mark.parametrize("n", [2, 5])  # the top 2 in rounds of minima (folds._top_n), the top 5 by sorting each group
 def test_sorting_large_groups_one_by_one_ends_at_the_deadline(isolation: str, n: int) -> None:

@@ -262,6 +262,7 @@ def test_a_ten_million_row_table_is_counted_and_indexed_at_once(ten_million: Any
     assert ptc.run("(:id (nth data/t 9999999))", data={"t": ten_million}).value == 9_999_999
 
 
+@pytest.mark.timing
 def test_returning_a_ten_million_row_table_hands_it_back_without_conversion(ten_million: Any) -> None:
     import time
 
@@ -271,6 +272,7 @@ def test_returning_a_ten_million_row_table_hands_it_back_without_conversion(ten_
     assert time.monotonic() - start < 3.0
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("src, limit", [
     ("(vec data/t)", "max_collection"),
     ("(into [] data/t)", "max_collection"),
@@ -312,6 +314,7 @@ def test_tables_cross_process_isolation() -> None:
     assert ptc.to_python(r.value) == [ROWS[1]]
 
 
+@pytest.mark.timing
 def test_an_isolated_run_over_a_table_imports_nothing_on_its_clock() -> None:
     """What a table run needs (pyarrow.compute, the kernels, pandas through pyarrow's first
     conversion: 0.4 s) is imported by the zygote, whether the host loaded pyarrow before its
