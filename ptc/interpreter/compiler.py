@@ -32,8 +32,6 @@ _MARK_RE = re.compile("\x01(\\d+)\x02")
 _MAX_EXPR_DEPTH = 40
 _program_ids = itertools.count(1)
 
-_BOOL_FNS = frozenset({"=", "==", "not=", "<", ">", "<=", ">=", "not", "identical?"})
-
 
 @dataclass
 class Line:
@@ -1687,9 +1685,7 @@ def _is_boolean(node: n.Node) -> bool:
     if t is n.Const:
         return type(node.value) is bool  # type: ignore[attr-defined]
     if t is n.Call and type(node.fn) is n.BuiltinRef:  # type: ignore[attr-defined]
-        name = node.fn.builtin.name  # type: ignore[attr-defined]
-        return name in _BOOL_FNS or (name.endswith("?") and node.fn.builtin.ns in ("core", "clojure.string",  # type: ignore[attr-defined]
-                                                                                  "clojure.set"))
+        return node.fn.builtin.boolean  # type: ignore[attr-defined,no-any-return]
     if t is n.And or t is n.Or:
         return all(_is_boolean(x) for x in node.items)  # type: ignore[attr-defined]
     return False

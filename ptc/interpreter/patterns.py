@@ -240,19 +240,21 @@ def counted_loop(loop: n.Loop) -> CountedLoop | None:
 def _comparison(test: n.Node, targets: list[n.Binding]) -> tuple[n.Binding, str, n.Node] | None:
     """(counter, op, bound) for `(op counter bound)`, `(op bound counter)` (flipped), `(zero? i)`
     and `(pos? i)`, with bound a loop-invariant constant or local."""
-    if type(test) is not n.Call or type(test.fn) is not n.BuiltinRef:
+    if type(test) is not n.Call or type(test.fn) is not n.BuiltinRef or test.fn.builtin.comparison is None:
         return None
-    name = test.fn.builtin.qualified
+    op, _, zero = test.fn.builtin.comparison.partition(" ")  # "<" or, for zero? and pos?, "= 0"
     args = test.args
-    if name in ("zero?", "pos?") and len(args) == 1 and _is_target(args[0], targets):
-        return args[0].binding, ("=" if name == "zero?" else ">"), n.Const(test.line, test.col, 0)  # type: ignore[attr-defined]
-    if name not in ("<", "<=", ">", ">=", "=") or len(args) != 2:
+    if zero:
+        if len(args) == 1 and _is_target(args[0], targets):
+            return args[0].binding, op, n.Const(test.line, test.col, 0)  # type: ignore[attr-defined]
+        return None
+    if len(args) != 2:
         return None
     a, b = args
     if _is_target(a, targets) and _invariant(b, targets):
-        return a.binding, name, b  # type: ignore[attr-defined]
+        return a.binding, op, b  # type: ignore[attr-defined]
     if _is_target(b, targets) and _invariant(a, targets):
-        return b.binding, _FLIP[name], a  # type: ignore[attr-defined]
+        return b.binding, _FLIP[op], a  # type: ignore[attr-defined]
     return None
 
 
@@ -267,10 +269,11 @@ def _invariant(x: n.Node, targets: list[n.Binding]) -> bool:
 
 
 def _step_of(arg: n.Node, counter: n.Binding) -> int | None:
-    """+1 for `(inc i)`/`(+ i 1)`/`(+ 1 i)`, -1 for `(dec i)`/`(- i 1)`, else None."""
+    """+1 for `(inc i)`/`(+ i 1)`/`(+ 1 i)`, -1 for `(dec i)`/`(- i 1)`, else None (the entries'
+    `step`, and their column op for + and -)."""
     if type(arg) is not n.Call or type(arg.fn) is not n.BuiltinRef:
         return None
-    name, args = arg.fn.builtin.qualified, arg.args
+    b, args = arg.fn.builtin, arg.args
 
     def is_i(x: n.Node) -> bool:
         return type(x) is n.Local and x.binding is counter  # type: ignore[attr-defined]
@@ -278,11 +281,11 @@ def _step_of(arg: n.Node, counter: n.Binding) -> int | None:
     def is_one(x: n.Node) -> bool:
         return type(x) is n.Const and type(x.value) is int and x.value == 1  # type: ignore[attr-defined]
 
-    if name in ("inc", "dec") and len(args) == 1 and is_i(args[0]):
-        return 1 if name == "inc" else -1
-    if name == "+" and len(args) == 2 and (is_i(args[0]) and is_one(args[1]) or is_one(args[0]) and is_i(args[1])):
+    if b.step is not None and len(args) == 1 and is_i(args[0]):
+        return b.step  # type: ignore[no-any-return]
+    if b.column_op == "+" and len(args) == 2 and (is_i(args[0]) and is_one(args[1]) or is_one(args[0]) and is_i(args[1])):
         return 1
-    if name == "-" and len(args) == 2 and is_i(args[0]) and is_one(args[1]):
+    if b.column_op == "-" and len(args) == 2 and is_i(args[0]) and is_one(args[1]):
         return -1
     return None
 
@@ -340,15 +343,16 @@ def _integer_closed(x: n.Node, ints: set[n.Binding]) -> bool:
         return type(x.value) is int  # type: ignore[attr-defined]
     if t is n.Local:
         return x.binding in ints  # type: ignore[attr-defined]
-    if t is n.Call and type(x.fn) is n.BuiltinRef:  # type: ignore[attr-defined]
-        name, args = x.fn.builtin.qualified, x.args  # type: ignore[attr-defined]
-        if (name in _INT_OPS and len(args) == 2) or (name in ("inc", "dec") and len(args) == 1):
-            return all(_integer_closed(a, ints) for a in args)
+    if t is n.Call and _integer_op(x):
+        return all(_integer_closed(a, ints) for a in x.args)  # type: ignore[attr-defined]
     return False
 
 
-# integers in, an integer out (a product or quotient is size-checked where it is computed)
-_INT_OPS = frozenset({"+", "-", "*", "quot", "rem", "mod"})
+def _integer_op(x: n.Call) -> bool:
+    """x is a call of integers in, an integer out (its entry's `int_result`: +, -, *, quot, rem,
+    mod of two, inc and dec of one; a product or quotient is size-checked where it is computed)."""
+    b = x.fn.builtin if type(x.fn) is n.BuiltinRef else None  # type: ignore[attr-defined]
+    return b is not None and b.int_result and len(x.args) == (1 if b.step is not None else 2)
 
 
 def int_valued(x: n.Node, ints: set[str]) -> bool:
@@ -358,10 +362,8 @@ def int_valued(x: n.Node, ints: set[str]) -> bool:
         return x.binding.box is None and x.binding.py in ints  # type: ignore[attr-defined]
     if t is n.Const:
         return type(x.value) is int  # type: ignore[attr-defined]
-    if t is n.Call and type(x.fn) is n.BuiltinRef:  # type: ignore[attr-defined]
-        name, args = x.fn.builtin.qualified, x.args  # type: ignore[attr-defined]
-        if (name in _INT_OPS and len(args) == 2) or (name in ("inc", "dec") and len(args) == 1):
-            return all(int_valued(a, ints) for a in args)
+    if t is n.Call and _integer_op(x):  # type: ignore[arg-type]
+        return all(int_valued(a, ints) for a in x.args)  # type: ignore[attr-defined]
     return False
 
 

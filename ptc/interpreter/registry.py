@@ -68,6 +68,14 @@ class Builtin:
     # `shapes`: the shapes of its calls the compiler generates code of its own for, tried in
     # order (compiler.SHAPES: each declines a call that is not of its shape)
     shapes: tuple[str, ...] = ()
+    # what the compiler may assume of a call's value: `boolean` (always true or false, so a test
+    # of it needs no truthiness check), `int_result` (integer arguments give an integer),
+    # `comparison` (a call of two numbers is this comparison of them; "= 0" / "> 0": of its one
+    # argument and zero) and `step` ((f i) is i + step): counted loops are read from these
+    boolean: bool = False
+    int_result: bool = False
+    comparison: str | None = None
+    step: int | None = None
 
     @property
     def qualified(self) -> str:
@@ -104,9 +112,15 @@ def builtin(
     vector_result: bool = False,
     consumes: int | None = None,
     shapes: tuple[str, ...] = (),
+    boolean: bool | None = None,
+    int_result: bool = False,
+    comparison: str | None = None,
+    step: int | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register a Python function as a PTC builtin (`pure`, `column_op`, `inline`, `stage`,
-    `vector_result`, `consumes`, `shapes`: its fast forms, see Builtin).
+    `vector_result`, `consumes`, `shapes`, `boolean`, `int_result`, `comparison`, `step`: its
+    fast forms and what the compiler may assume of its value, see Builtin). `boolean` is true by
+    default for a predicate of clojure.core, clojure.string or clojure.set (a name ending in ?).
 
     Its `__qualname__` becomes `ptc:<name>` so that Python's own arity errors
     ("ptc:inc() takes 1 positional argument...") can be translated into PTC errors.
@@ -119,8 +133,9 @@ def builtin(
         examples = ex  # type: ignore[assignment]
 
     def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+        predicate = name.endswith("?") and ns in ("core", "clojure.string", "clojure.set")
         b = Builtin(name, ns, fn, arglists, doc, category, examples, pure, column_op, inline, stage, vector_result,
-                    consumes, shapes)
+                    consumes, shapes, predicate if boolean is None else boolean, int_result, comparison, step)
         key = b.qualified
         if key in REGISTRY:
             raise ValueError(f"builtin {key} registered twice")

@@ -7,6 +7,9 @@ here without a line added.
   same rows as plain maps (the row path) print the same value or raise the same error.
 - `pure`: a lazy seq mapping a pure fn may be computed ahead of what is asked (lazy.Ahead);
   taking any prefix of it gives what the same fn gives when the compiler cannot see it.
+- `stage`, `consumes`, `shapes`: fused, eager and generated calls give what the builtin gives.
+- `boolean`, `int_result`, `comparison`, `step`: what the compiler assumes of a call's value
+  holds over a pool of arguments.
 """
 
 from __future__ import annotations
@@ -140,3 +143,48 @@ def test_every_call_shape_an_entry_names_is_one_the_compiler_generates() -> None
     named = {s for b in REGISTRY.values() for s in b.shapes}
     assert named and named <= set(SHAPES), named - set(SHAPES)
     assert set(SHAPES) <= named, f"shapes no builtin names: {set(SHAPES) - named}"
+
+
+# -- what the compiler may assume of a call's value -------------------------------------------
+
+VALUES = ["0", "1", "-1.5", "7", '"a"', "nil", "[1]", "{:a 1}", ":k", "#{1}", "true"]
+_OPS = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
+        ">=": lambda a, b: a >= b, "=": lambda a, b: type(a) is type(b) and a == b}
+
+
+def _called(name: str, args: tuple[str, ...]) -> Any:
+    """(apply f args), or the error's kind ("error") when the call raises."""
+    try:
+        return ptc.run(f"(apply {name} [{' '.join(args)}])").value
+    except ptc.PTCError:
+        return "error"
+
+
+@pytest.mark.parametrize("name", sorted(q for q, b in REGISTRY.items() if b.boolean))
+def test_a_boolean_builtin_gives_true_or_false(name: str) -> None:
+    """`boolean`: whatever it is given, a call gives true or false (or an error), so the compiler
+    tests its value with no truthiness check."""
+    for k in _arities(name):
+        for args in itertools.product(VALUES, repeat=k):
+            got = _called(name, args)
+            assert got == "error" or type(got) is bool, (name, args, got)
+
+
+@pytest.mark.parametrize("name", sorted(q for q, b in REGISTRY.items() if b.int_result or b.step or b.comparison))
+def test_what_an_entry_says_of_numbers_holds(name: str) -> None:
+    """`int_result` (integers in, an integer out), `step` ((f i) is i + step) and `comparison`
+    ((f a b) is that comparison, "= 0": of a and zero): counted loops are compiled from them."""
+    b = REGISTRY[name]
+    ints, nums = [0, 7, -3, 2**70], [0, 7, -3, 2.5, -0.0]
+    if b.int_result:
+        for args in itertools.product(ints, repeat=1 if b.step is not None else 2):
+            got = _called(name, tuple(map(str, args)))
+            assert got == "error" or type(got) is int, (name, args, got)
+    if b.step is not None:
+        for i in ints:
+            assert _called(name, (str(i),)) == i + b.step
+    if b.comparison is not None:
+        op, _, zero = b.comparison.partition(" ")
+        for args in itertools.product(nums, repeat=1 if zero else 2):
+            want = (args[0] == 0 if op == "=" else _OPS[op](args[0], 0)) if zero else _OPS[op](*args)
+            assert _called(name, tuple(map(str, args))) == want, (name, args)

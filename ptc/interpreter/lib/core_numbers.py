@@ -126,7 +126,7 @@ def _div2(a: Any, b: Any) -> Any:
     raise _bad("/", a, b)
 
 
-@builtin("+", inline=inline.additive("+"), pure=True, column_op="+", args=("[]", "[x]", "[x y]", "[x y & more]"), category="numbers",
+@builtin("+", inline=inline.additive("+"), pure=True, column_op="+", int_result=True, args=("[]", "[x]", "[x y]", "[x y & more]"), category="numbers",
          doc="Sum of the numbers; (+) is 0. Integers stay integers, any float makes the result a float.",
          ex=(("(+ 1 2 3)", "6"), ("(+ 1 2.5)", "3.5"), ("(+)", "0")))
 def add(*args: Any) -> Any:
@@ -145,7 +145,7 @@ def add(*args: Any) -> Any:
     return r
 
 
-@builtin("-", inline=inline.additive("-"), pure=True, column_op="-", args=("[x]", "[x y]", "[x y & more]"), category="numbers",
+@builtin("-", inline=inline.additive("-"), pure=True, column_op="-", int_result=True, args=("[x]", "[x y]", "[x y & more]"), category="numbers",
          doc="Subtracts the rest from the first number; with one argument, negates it.",
          ex=(("(- 10 3 2)", "5"), ("(- 5)", "-5"), ("(- 1.5 1)", "0.5")))
 def sub(x: Any, *more: Any) -> Any:
@@ -166,7 +166,7 @@ def sub(x: Any, *more: Any) -> Any:
     return r
 
 
-@builtin("*", inline=inline.mul, pure=True, column_op="*", args=("[]", "[x]", "[x y]", "[x y & more]"), category="numbers",
+@builtin("*", inline=inline.mul, pure=True, column_op="*", int_result=True, args=("[]", "[x]", "[x y]", "[x y & more]"), category="numbers",
          doc="Product of the numbers; (*) is 1.",
          ex=(("(* 2 3 4)", "24"), ("(* 2 1.5)", "3.0"), ("(*)", "1")))
 def mul(*args: Any) -> Any:
@@ -210,7 +210,7 @@ def _zero_div() -> Exception:
     return runtime_error("Divide by zero", hint="check the divisor before dividing")
 
 
-@builtin("quot", inline=inline.quot, pure=True, column_op="quot", args="[num div]", category="numbers",
+@builtin("quot", inline=inline.quot, pure=True, column_op="quot", int_result=True, args="[num div]", category="numbers",
          doc="Quotient of dividing num by div, truncated toward zero.",
          ex=(("(quot 7 2)", "3"), ("(quot -7 2)", "-3"), ("(quot 7.5 2)", "3.0")))
 def quot(num: Any, div: Any) -> Any:
@@ -235,7 +235,7 @@ def _float_rem(n: float, d: float) -> float:
     return n - math.trunc(q) * d
 
 
-@builtin("rem", inline=inline.rem, pure=True, args="[num div]", category="numbers",
+@builtin("rem", inline=inline.rem, pure=True, int_result=True, args="[num div]", category="numbers",
          doc="Remainder of dividing num by div; the result has the sign of num.",
          ex=(("(rem 7 2)", "1"), ("(rem -7 2)", "-1"), ("(rem 7.5 2)", "1.5")))
 def rem(num: Any, div: Any) -> Any:
@@ -255,7 +255,7 @@ def rem(num: Any, div: Any) -> Any:
     raise _bad("rem", num, div)
 
 
-@builtin("mod", inline=inline.mod, pure=True, args="[num div]", category="numbers",
+@builtin("mod", inline=inline.mod, pure=True, int_result=True, args="[num div]", category="numbers",
          doc="Modulus of num and div (floored division); the result has the sign of div.",
          ex=(("(mod 7 2)", "1"), ("(mod -7 2)", "1"), ("(mod 7 -2)", "-1"), ("(mod -7.5 2)", "0.5")))
 def mod(num: Any, div: Any) -> Any:
@@ -276,7 +276,7 @@ def mod(num: Any, div: Any) -> Any:
     raise _bad("mod", num, div)
 
 
-@builtin("inc", inline=inline.inc, pure=True, column_op="inc", args="[x]", category="numbers", doc="x plus one.",
+@builtin("inc", inline=inline.inc, pure=True, column_op="inc", int_result=True, step=1, args="[x]", category="numbers", doc="x plus one.",
          ex=(("(inc 1)", "2"), ("(inc 1.5)", "2.5")))
 def inc(x: Any) -> Any:
     if type(x) is int and x < _FAST:
@@ -287,7 +287,7 @@ def inc(x: Any) -> Any:
     raise _num_err("inc", x)
 
 
-@builtin("dec", inline=inline.dec, pure=True, column_op="dec", args="[x]", category="numbers", doc="x minus one.",
+@builtin("dec", inline=inline.dec, pure=True, column_op="dec", int_result=True, step=-1, args="[x]", category="numbers", doc="x minus one.",
          ex=(("(dec 1)", "0"), ("(dec 1.5)", "0.5")))
 def dec(x: Any) -> Any:
     if type(x) is int and x > -_FAST:
@@ -362,7 +362,7 @@ def abs_(a: Any) -> Any:
 # -- comparison ---------------------------------------------------------------------
 
 
-@builtin("=", inline=inline.eq, pure=True, column_op="=", args=("[x]", "[x y]", "[x y & more]"), category="comparison",
+@builtin("=", inline=inline.eq, pure=True, column_op="=", boolean=True, comparison="=", args=("[x]", "[x y]", "[x y & more]"), category="comparison",
          doc="True if all arguments are equal (Clojure equality: 1 and 1.0 differ, [1 2] equals '(1 2)).",
          ex=(("(= 1 1)", "true"), ("(= [1 2] '(1 2))", "true"), ("(= 1 1.0)", "false"),
              ("(= {:a 1} {:a 1})", "true")))
@@ -376,7 +376,7 @@ def eq(x: Any, *more: Any) -> bool:
     return True
 
 
-@builtin("not=", inline=inline.not_eq, pure=True, column_op="not=", args=("[x]", "[x y]", "[x y & more]"), category="comparison",
+@builtin("not=", inline=inline.not_eq, pure=True, column_op="not=", boolean=True, args=("[x]", "[x y]", "[x y & more]"), category="comparison",
          doc="Same as (not (= x y ...)).",
          ex=(("(not= 1 2)", "true"), ("(not= :a :a)", "false"), ("(not= 1 1 2)", "true")))
 def not_eq(x: Any, *more: Any) -> bool:
@@ -396,7 +396,7 @@ def _numcmp(who: str, op: Any, x: Any, more: tuple[Any, ...]) -> bool:
     return True
 
 
-@builtin("==", args=("[x]", "[x y]", "[x y & more]"), category="comparison",
+@builtin("==", boolean=True, args=("[x]", "[x y]", "[x y & more]"), category="comparison",
          doc="Numeric equality: true if all numbers are equal in value (1 == 1.0).",
          ex=(("(== 1 1.0)", "true"), ("(== 1 2)", "false")))
 def num_eq(x: Any, *more: Any) -> bool:
@@ -418,7 +418,7 @@ def _make_cmp(name: str, op: Any, doc: str, ex: Any) -> None:
         return _numcmp(name, op, x, more)
 
     builtin(name, args=("[x]", "[x y]", "[x y & more]"), category="comparison", doc=doc, ex=ex, pure=True,
-            column_op=name, inline=inline.numeric_binop(name))(cmp)
+            column_op=name, inline=inline.numeric_binop(name), boolean=True, comparison=name)(cmp)
     globals()["cmp_" + {"<": "lt", ">": "gt", "<=": "le", ">=": "ge"}[name]] = cmp
 
 
@@ -547,7 +547,7 @@ def compare(x: Any, y: Any) -> int:
 # -- number predicates --------------------------------------------------------------
 
 
-@builtin("zero?", inline=inline.is_zero, pure=True, args="[num]", category="numbers", doc="True if num is zero.",
+@builtin("zero?", inline=inline.is_zero, pure=True, comparison="= 0", args="[num]", category="numbers", doc="True if num is zero.",
          ex=(("(zero? 0)", "true"), ("(zero? 0.0)", "true"), ("(zero? 3)", "false")))
 def zero_p(num: Any) -> bool:
     t = type(num)
@@ -556,7 +556,7 @@ def zero_p(num: Any) -> bool:
     raise _num_err("zero?", num)
 
 
-@builtin("pos?", inline=inline.is_pos, pure=True, args="[num]", category="numbers", doc="True if num is greater than zero.",
+@builtin("pos?", inline=inline.is_pos, pure=True, comparison="> 0", args="[num]", category="numbers", doc="True if num is greater than zero.",
          ex=(("(pos? 3)", "true"), ("(pos? 0)", "false")))
 def pos_p(num: Any) -> bool:
     t = type(num)

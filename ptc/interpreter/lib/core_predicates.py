@@ -54,7 +54,7 @@ def false_p(x: Any) -> bool:
     return x is False
 
 
-@builtin("not", inline=inline.not_, pure=True, column_op="not", args="[x]", category="predicates", doc="True if x is falsey (nil or false), else false.",
+@builtin("not", inline=inline.not_, pure=True, column_op="not", boolean=True, args="[x]", category="predicates", doc="True if x is falsey (nil or false), else false.",
          ex=(("(not nil)", "true"), ("(not 0)", "false"), ("(not false)", "true")))
 def not_(x: Any) -> bool:
     return x is None or x is False
@@ -244,7 +244,7 @@ def ifn_p(x: Any) -> bool:
     return callable(x) and not isinstance(x, type)
 
 
-@builtin("identical?", args="[x y]", category="predicates",
+@builtin("identical?", boolean=True, args="[x y]", category="predicates",
          doc="True if x and y are the very same object (keywords are always identical to themselves).",
          ex=(("(identical? :a :a)", "true"), ("(identical? [1] [1])", "false")))
 def identical_p(x: Any, y: Any) -> bool:
