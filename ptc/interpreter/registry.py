@@ -76,6 +76,12 @@ class Builtin:
     int_result: bool = False
     comparison: str | None = None
     step: int | None = None
+    # `group_read`: how the table engine reads a call of it in a group's body into a plan of
+    # folds (a key of columnar/folds.GROUP_READS: "count", "reduce", "sort", "take"...)
+    group_read: str | None = None
+    # `row_map`: how a derived table reads a call of it that makes a map from each row
+    # (columnar/expr._row_map: "assoc", "dissoc", "select-keys", "update", "merge", "rename-keys")
+    row_map: str | None = None
 
     @property
     def qualified(self) -> str:
@@ -116,10 +122,13 @@ def builtin(
     int_result: bool = False,
     comparison: str | None = None,
     step: int | None = None,
+    group_read: str | None = None,
+    row_map: str | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register a Python function as a PTC builtin (`pure`, `column_op`, `inline`, `stage`,
-    `vector_result`, `consumes`, `shapes`, `boolean`, `int_result`, `comparison`, `step`: its
-    fast forms and what the compiler may assume of its value, see Builtin). `boolean` is true by
+    `vector_result`, `consumes`, `shapes`, `boolean`, `int_result`, `comparison`, `step`,
+    `group_read`, `row_map`: its fast forms and what the compiler may assume of its value, see
+    Builtin). `boolean` is true by
     default for a predicate of clojure.core, clojure.string or clojure.set (a name ending in ?).
 
     Its `__qualname__` becomes `ptc:<name>` so that Python's own arity errors
@@ -135,7 +144,8 @@ def builtin(
     def register(fn: Callable[..., Any]) -> Callable[..., Any]:
         predicate = name.endswith("?") and ns in ("core", "clojure.string", "clojure.set")
         b = Builtin(name, ns, fn, arglists, doc, category, examples, pure, column_op, inline, stage, vector_result,
-                    consumes, shapes, predicate if boolean is None else boolean, int_result, comparison, step)
+                    consumes, shapes, predicate if boolean is None else boolean, int_result, comparison, step,
+                    group_read, row_map)
         key = b.qualified
         if key in REGISTRY:
             raise ValueError(f"builtin {key} registered twice")

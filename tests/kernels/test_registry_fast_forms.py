@@ -188,3 +188,11 @@ def test_what_an_entry_says_of_numbers_holds(name: str) -> None:
         for args in itertools.product(nums, repeat=1 if zero else 2):
             want = (args[0] == 0 if op == "=" else _OPS[op](args[0], 0)) if zero else _OPS[op](*args)
             assert _called(name, tuple(map(str, args))) == want, (name, args)
+
+
+def test_every_group_reading_an_entry_names_is_one_the_table_engine_has() -> None:
+    """`group_read`: each names a reading of columnar/folds.GROUP_READS, and each is named."""
+    from ptc.interpreter.columnar.folds import GROUP_READS
+
+    named = {b.group_read for b in REGISTRY.values() if b.group_read is not None}
+    assert named == set(GROUP_READS), named ^ set(GROUP_READS)

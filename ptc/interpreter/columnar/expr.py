@@ -71,9 +71,6 @@ def of_fn_node(node: n.Fn) -> tuple[Any, ...] | str | None:
         return e.reason
 
 
-_ROW_MAP_CALLS = frozenset({"assoc", "dissoc", "select-keys", "update", "merge", "clojure.set/rename-keys"})
-
-
 def _row_map(node: n.Node, env: dict[int, tuple[Any, ...]], captured: set[int]) -> tuple[Any, ...] | None:
     """("rowmap", base, ops) when node makes a map from the fn's row (see the module's table),
     None when it is no such form (the caller translates it as a value); _NotColumn when it is
@@ -86,9 +83,9 @@ def _row_map(node: n.Node, env: dict[int, tuple[Any, ...]], captured: set[int]) 
     if type(node) is n.MapLit:
         return ("rowmap", "empty", tuple(("assoc", _key(k), _translate(x, env, captured)) for k, x in node.pairs))
     if not (type(node) is n.Call and type(node.fn) is n.BuiltinRef and node.args
-            and node.fn.builtin.qualified in _ROW_MAP_CALLS):  # type: ignore[attr-defined]
+            and node.fn.builtin.row_map is not None):  # type: ignore[attr-defined]
         return None
-    name, args = node.fn.builtin.qualified, node.args  # type: ignore[attr-defined]
+    name, args = node.fn.builtin.row_map, node.args  # type: ignore[attr-defined]
     target = args[0]
     base: tuple[Any, ...] | None
     if type(target) is n.Local and env.get(id(target.binding)) == ("arg",):  # type: ignore[attr-defined]
@@ -116,7 +113,7 @@ def _row_map(node: n.Node, env: dict[int, tuple[Any, ...]], captured: set[int]) 
                 ops += [("assoc", _key(k), _translate(x, env, captured)) for k, x in m.pairs]  # type: ignore[attr-defined]
             else:
                 ops += [("assoc", k, ("lit", x)) for k, x in m.value.items()]  # type: ignore[attr-defined]
-    elif name == "clojure.set/rename-keys" and len(rest) == 1 and (type(rest[0]) is n.MapLit or _constant_map(rest[0])) \
+    elif name == "rename-keys" and len(rest) == 1 and (type(rest[0]) is n.MapLit or _constant_map(rest[0])) \
             and base[1] == "row" and not base[2]:  # of the row itself: its keys are the table's columns
         pairs = [(_key(old), _key(new)) for old, new in rest[0].pairs] if type(rest[0]) is n.MapLit else [  # type: ignore[attr-defined]
             (old, new) for old, new in rest[0].value.items()]  # type: ignore[attr-defined]
@@ -124,7 +121,7 @@ def _row_map(node: n.Node, env: dict[int, tuple[Any, ...]], captured: set[int]) 
             raise _NotColumn("fn body renames keys to keys that are not keywords: not a column expression")
         ops += [("dissoc", old) for old, _ in pairs] + [("rename", new, old) for old, new in pairs]
     else:
-        raise _NotColumn(f"fn body calls {name} in a way a table's columns do not compute")
+        raise _NotColumn(f"fn body calls {node.fn.builtin.qualified} in a way a table's columns do not compute")  # type: ignore[attr-defined]
     return ("rowmap", base[1], tuple(ops))
 
 

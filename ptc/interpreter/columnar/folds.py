@@ -193,13 +193,12 @@ class _Translator:
             raise _Fail("a key looked up on something other than a group's first or last row")
         if th is not n.BuiltinRef:
             raise _Fail("a call of a local or computed fn")
-        name = head.builtin.qualified  # type: ignore[attr-defined]
-        method = _CALLS.get(name)
-        if method is not None:
-            return method(self, args, env)
+        read = head.builtin.group_read  # type: ignore[attr-defined]
+        if read is not None:
+            return GROUP_READS[read](self, args, env)  # type: ignore[no-any-return]
         op = head.builtin.column_op  # type: ignore[attr-defined]
         if op is None:
-            raise _Fail(f"{name} in a group body")
+            raise _Fail(f"{head.builtin.qualified} in a group body")  # type: ignore[attr-defined]
         return ("G", ("op", op, *[self.group(self.tr(a, env)) for a in args]))
 
     def inline(self, name: str, args: list[tuple[Any, ...]]) -> tuple[Any, ...]:
@@ -304,8 +303,13 @@ def _locals_used(node: Any) -> list[n.Binding]:
     return out
 
 
-def _is(node: n.Node, *names: str) -> bool:
-    return type(node) is n.BuiltinRef and node.builtin.qualified in names  # type: ignore[attr-defined]
+def _is(node: n.Node, *ops: str) -> bool:
+    """node names a builtin whose column op is one of ops (`+`, `max`, `<`...), or `compare`
+    (the comparator sort and sort-by read as ascending, which has no column op)."""
+    if type(node) is not n.BuiltinRef:
+        return False
+    b = node.builtin  # type: ignore[attr-defined]
+    return b.column_op in ops if b.column_op is not None else "compare" in ops and b.qualified == "compare"
 
 
 # -- the builtins a group body may call, each read into the plan -------------------------------
@@ -366,7 +370,7 @@ def _reduce(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]])
             init = i[1]
         return t.fold("sum", r, init)
     if _is(f, "max", "min") and len(args) == 2:
-        return t.fold(f.builtin.qualified, r)  # type: ignore[attr-defined]
+        return t.fold(f.builtin.column_op, r)  # type: ignore[attr-defined]
     raise _Fail("reduce with a fn other than +, max or min")
 
 
@@ -379,7 +383,7 @@ def _apply(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]) 
     if _is(args[0], "+"):
         return t.fold("sum", r, None)
     if _is(args[0], "max", "min"):
-        return t.fold(args[0].builtin.qualified, r)  # type: ignore[attr-defined]
+        return t.fold(args[0].builtin.column_op, r)  # type: ignore[attr-defined]
     raise _Fail("apply of a fn other than +, max or min")
 
 
@@ -438,7 +442,7 @@ def _sort(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]) -
     r = t.rows(t.tr(args[-1], env), "sort")
     if r[1] == ("arg",) or r[3] is not None:
         raise _Fail("sort of rows or of a sorted or distinct seq")
-    cmp = "compare" if len(args) == 1 else args[0].builtin.qualified  # type: ignore[attr-defined]
+    cmp = "compare" if len(args) == 1 else args[0].builtin.column_op or "compare"  # type: ignore[attr-defined]
     return ("R", r[1], r[2], ("sort", cmp, None))
 
 
@@ -451,7 +455,7 @@ def _sort_by(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]
     r = t.rows(t.tr(args[-1], env), "sort-by")
     if r[1] == ("arg",) or r[3] is not None:
         raise _Fail("sort-by of rows or of a sorted or distinct seq")
-    cmp = "compare" if len(args) == 2 else args[1].builtin.qualified  # type: ignore[attr-defined]
+    cmp = "compare" if len(args) == 2 else args[1].builtin.column_op or "compare"  # type: ignore[attr-defined]
     return ("R", r[1], r[2], ("sort", cmp, t.row_fn(args[0], r[1], env)))
 
 
@@ -473,12 +477,13 @@ def _nth(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]) ->
     return t.fold("nth", r, t.group(t.tr(args[1], env)))
 
 
-_CALLS: dict[str, Any] = {
-    "key": _entry_part(0), "first": _entry_part(0), "val": _entry_part(1), "second": _entry_part(1),
-    "last": _last, "count": _count, "reduce": _reduce, "apply": _apply,
-    "sum-by": _by_key("sum-by"), "avg-by": _by_key("avg-by"), "map": _map,
-    "filter": _select(True), "remove": _select(False), "distinct": _distinct, "set": _distinct,
-    "vec": _same, "seq": _same, "doall": _same, "sort": _sort, "sort-by": _sort_by, "take": _take, "nth": _nth,
+# a builtin's entry names its reading (`group_read`): key and first read a map entry's key or
+# the first of a seq, val and second its value, set reads as distinct, vec/seq/doall as the seq
+GROUP_READS: dict[str, Any] = {
+    "first": _entry_part(0), "second": _entry_part(1), "last": _last, "count": _count, "reduce": _reduce,
+    "apply": _apply, "sum-by": _by_key("sum-by"), "avg-by": _by_key("avg-by"), "map": _map,
+    "filter": _select(True), "remove": _select(False), "distinct": _distinct, "same": _same,
+    "sort": _sort, "sort-by": _sort_by, "take": _take, "nth": _nth,
 }
 
 

@@ -117,7 +117,7 @@ def vector(*items: Any) -> Any:
     return pvector(items)
 
 
-@builtin("vec", consumes=0, args="[coll]", category="collections",
+@builtin("vec", group_read="same", consumes=0, args="[coll]", category="collections",
          doc="A vector of the items of coll (a map gives [k v] entries).",
          ex=(("(vec '(1 2 3))", "[1 2 3]"), ("(vec {:a 1})", "[[:a 1]]"), ("(vec nil)", "[]")))
 def vec_(coll: Any) -> Any:
@@ -165,7 +165,7 @@ def hash_set(*items: Any) -> Any:
     return make_set(items)
 
 
-@builtin("set", consumes=0, args="[coll]", category="sets",
+@builtin("set", group_read="distinct", consumes=0, args="[coll]", category="sets",
          doc="A set of the distinct items of coll.",
          ex=(("(set [1 1])", "#{1}"), ("(count (set [1 2 1 3]))", "3"), ("(set nil)", "#{}")))
 def to_set(coll: Any) -> Any:
@@ -423,7 +423,7 @@ def _assoc1(m: Any, k: Any, v: Any) -> Any:
     raise runtime_error(f"assoc: expected a map or vector, got {_desc(m)}")
 
 
-@builtin("assoc", inline=inline.assoc, args="[m k v & kvs]", category="maps",
+@builtin("assoc", row_map="assoc", inline=inline.assoc, args="[m k v & kvs]", category="maps",
          doc="m with key k set to v (more pairs allowed); on a vector, index k (<= count) is replaced or appended.",
          ex=(("(assoc {:a 1} :b 2)", "{:a 1, :b 2}"), ("(assoc [1 2] 0 9)", "[9 2]"),
              ("(assoc nil :a 1 :b 2)", "{:a 1, :b 2}")))
@@ -470,7 +470,7 @@ def assoc_in(m: Any, ks: Any, v: Any) -> Any:
     return _assoc_in(m, ks, 0, v)
 
 
-@builtin("dissoc", args="[m & ks]", category="maps",
+@builtin("dissoc", row_map="dissoc", args="[m & ks]", category="maps",
          doc="m without the given keys.",
          ex=(("(dissoc {:a 1 :b 2} :a)", "{:b 2}"), ("(dissoc {:a 1 :b 2 :c 3} :a :c)", "{:b 2}")))
 def dissoc(m: Any, *ks: Any) -> Any:
@@ -527,7 +527,7 @@ def _update1(m: Any, k: Any, f: Any, args: tuple[Any, ...]) -> Any:
     raise runtime_error(f"update: expected a map or vector, got {_desc(m)}")
 
 
-@builtin("update", args="[m k f & args]", category="maps",
+@builtin("update", row_map="update", args="[m k f & args]", category="maps",
          doc="m with the value at k replaced by (f old-value args...).",
          ex=(("(update {:a 1} :a inc)", "{:a 2}"), ("(update {:a 1} :a + 10)", "{:a 11}"),
              ("(update [1 2] 1 inc)", "[1 3]")))
@@ -753,19 +753,19 @@ def _entry(e: Any, who: str) -> Any:
     raise runtime_error(f"{who}: expected a map entry, got {_desc(e)}")
 
 
-@builtin("key", args="[entry]", category="maps",
+@builtin("key", group_read="first", args="[entry]", category="maps",
          doc="The key of a map entry.", ex=(("(key (first {:a 1}))", ":a"),))
 def key(e: Any) -> Any:
     return _entry(e, "key")[0]
 
 
-@builtin("val", args="[entry]", category="maps",
+@builtin("val", group_read="second", args="[entry]", category="maps",
          doc="The value of a map entry.", ex=(("(val (first {:a 1}))", "1"),))
 def val(e: Any) -> Any:
     return _entry(e, "val")[1]
 
 
-@builtin("select-keys", inline=inline.select_keys, args="[m ks]", category="maps",
+@builtin("select-keys", row_map="select-keys", inline=inline.select_keys, args="[m ks]", category="maps",
          doc="A map of only the entries of m whose key is in ks.",
          ex=(("(select-keys {:a 1 :b 2 :c 3} [:a :c])", "{:a 1, :c 3}"),
              ("(select-keys {:a 1} [:a :z])", "{:a 1}")))
@@ -823,7 +823,7 @@ def _merge2(a: Any, b: Any) -> Any:
     return _map_put_all(a, (b,), "merge")
 
 
-@builtin("merge", args="[& maps]", category="maps",
+@builtin("merge", row_map="merge", args="[& maps]", category="maps",
          doc="One map with the entries of all maps; later keys win; nil arguments are ignored.",
          ex=(("(merge {:a 1 :b 2} {:b 3 :c 4})", "{:a 1, :b 3, :c 4}"), ("(merge nil {:a 1})", "{:a 1}"),
              ("(merge)", "nil")))
@@ -879,7 +879,7 @@ def zipmap(ks: Any, vs: Any) -> Any:
 # -- counting and emptiness -----------------------------------------------------------
 
 
-@builtin("count", consumes=0, args="[coll]", category="collections",
+@builtin("count", group_read="count", consumes=0, args="[coll]", category="collections",
          doc="The number of items in coll (characters of a string, entries of a map); nil counts 0.",
          ex=(("(count [1 2 3])", "3"), ("(count {:a 1})", "1"), ("(count \"abc\")", "3"), ("(count nil)", "0")))
 def count(coll: Any) -> int:
@@ -936,7 +936,7 @@ def empty(coll: Any) -> Any:
 # -- sequence access ------------------------------------------------------------------
 
 
-@builtin("seq", args="[coll]", category="collections",
+@builtin("seq", group_read="same", args="[coll]", category="collections",
          doc="A sequence of the items of coll, or nil if it is empty (the idiomatic non-empty test).",
          ex=(("(seq [1 2])", "(1 2)"), ("(seq [])", "nil"), ("(seq {:a 1})", "([:a 1])")))
 def seq(coll: Any) -> Any:
@@ -962,7 +962,7 @@ def seq(coll: Any) -> Any:
     raise runtime_error(f"seq: don't know how to create a sequence from {_desc(coll)}")
 
 
-@builtin("first", args="[coll]", category="collections",
+@builtin("first", group_read="first", args="[coll]", category="collections",
          doc="The first item of coll, or nil.",
          ex=(("(first [1 2 3])", "1"), ("(first [])", "nil"), ("(first {:a 1})", "[:a 1]")))
 def first(coll: Any) -> Any:
@@ -980,7 +980,7 @@ def first(coll: Any) -> Any:
     raise runtime_error(f"first: don't know how to create a sequence from {_desc(coll)}")
 
 
-@builtin("second", args="[coll]", category="collections",
+@builtin("second", group_read="second", args="[coll]", category="collections",
          doc="The second item of coll, or nil.",
          ex=(("(second [1 2 3])", "2"), ("(second [1])", "nil")))
 def second(coll: Any) -> Any:
@@ -996,7 +996,7 @@ def second(coll: Any) -> Any:
     return None
 
 
-@builtin("last", consumes=0, args="[coll]", category="collections",
+@builtin("last", group_read="last", consumes=0, args="[coll]", category="collections",
          doc="The last item of coll, or nil.",
          ex=(("(last [1 2 3])", "3"), ("(last [])", "nil")))
 def last(coll: Any) -> Any:
@@ -1112,7 +1112,7 @@ def butlast(coll: Any) -> Any:
     return PList(items)
 
 
-@builtin("nth", args=("[coll index]", "[coll index not-found]"), category="collections",
+@builtin("nth", group_read="nth", args=("[coll index]", "[coll index not-found]"), category="collections",
          doc="The item at index (0-based); out of range is an error unless not-found is given.",
          ex=(("(nth [10 20 30] 1)", "20"), ("(nth [10] 5 :none)", ":none")))
 def nth(coll: Any, index: Any, not_found: Any = _MISSING) -> Any:

@@ -226,7 +226,7 @@ def _map_realized(f: Any, coll: Any) -> Any:
     return _mapper(f)(coll)
 
 
-@builtin("map", shapes=("map-groups",), stage="map", args=("[f]", "[f coll]", "[f c1 c2 & colls]"), category="sequences",
+@builtin("map", group_read="map", shapes=("map-groups",), stage="map", args=("[f]", "[f coll]", "[f c1 c2 & colls]"), category="sequences",
          doc="Applies f to each item (to items of several colls in parallel, stopping at the "
              "shortest); with only f, returns a transducer.",
          ex=(("(map inc [1 2 3])", "(2 3 4)"), ("(map :a [{:a 1} {:a 2}])", "(1 2)"),
@@ -282,7 +282,7 @@ def _selector(pred: Any, who: str, want: bool) -> Callable[[list[Any]], list[Any
     return select
 
 
-@builtin("filter", stage="filter", args=("[pred]", "[pred coll]"), category="sequences",
+@builtin("filter", group_read="filter", stage="filter", args=("[pred]", "[pred coll]"), category="sequences",
          doc="The items for which (pred item) is truthy; with only pred, returns a transducer.",
          ex=(("(filter even? [1 2 3 4])", "(2 4)"), ("(filter :ok [{:ok true} {:ok false}])", "({:ok true})")))
 def filter_(pred: Any, coll: Any = _NO) -> Any:
@@ -302,7 +302,7 @@ def filterv(pred: Any, coll: Any) -> Any:
     return vec(_selector(pred, "filterv", True)(items))
 
 
-@builtin("remove", stage="remove", args=("[pred]", "[pred coll]"), category="sequences",
+@builtin("remove", group_read="remove", stage="remove", args=("[pred]", "[pred coll]"), category="sequences",
          doc="The items for which (pred item) is falsey; with only pred, returns a transducer.",
          ex=(("(remove even? [1 2 3 4])", "(1 3)"),))
 def remove(pred: Any, coll: Any = _NO) -> Any:
@@ -333,7 +333,7 @@ def keep_indexed(f: Any, coll: Any = _NO) -> Any:
     return _chunked(coll, lambda chunk: [r for r in each(chunk) if r is not None], "keep-indexed")
 
 
-@builtin("reduce", stage="reduce", consumes=-1, inline=inline.reduce_plus, args=("[f coll]", "[f init coll]"), category="sequences",
+@builtin("reduce", group_read="reduce", stage="reduce", consumes=-1, inline=inline.reduce_plus, args=("[f coll]", "[f init coll]"), category="sequences",
          doc="Combines items with (f acc item), starting from init (or the first item; (f) if "
              "coll is empty); stops early when f returns (reduced x).",
          ex=(("(reduce + [1 2 3])", "6"), ("(reduce + 10 [1 2 3])", "16"), ("(reduce + [])", "0"),
@@ -486,7 +486,7 @@ def reductions(f: Any, a: Any, b: Any = _NO) -> Any:
 # -- take / drop ----------------------------------------------------------------------------------
 
 
-@builtin("take", args=("[n]", "[n coll]"), category="sequences",
+@builtin("take", group_read="take", args=("[n]", "[n coll]"), category="sequences",
          doc="The first n items (all if fewer); with only n, returns a transducer.",
          ex=(("(take 2 [1 2 3])", "(1 2)"), ("(take 5 [1 2])", "(1 2)"), ("(take 3 (range))", "(0 1 2)")))
 def take(n: Any, coll: Any = _NO) -> Any:
@@ -1035,7 +1035,7 @@ def flatten(x: Any) -> Any:
     return _lazy(gen())
 
 
-@builtin("distinct", args=("[]", "[coll]"), category="sequences",
+@builtin("distinct", group_read="distinct", args=("[]", "[coll]"), category="sequences",
          doc="The items of coll without duplicates (first occurrence kept); with no args, a transducer.",
          ex=(("(distinct [1 2 1 3 2])", "(1 2 3)"), ("(distinct [1 1.0 true])", "(1 1.0 true)")))
 def distinct(coll: Any = _NO) -> Any:
@@ -1263,7 +1263,7 @@ def _sorted(items: list[Any], keys: list[Any] | None, comp: Any, who: str) -> PL
     return PList([items[i] for i in order])
 
 
-@builtin("sort", consumes=-1, args=("[coll]", "[comp coll]"), category="sequences",
+@builtin("sort", group_read="sort", consumes=-1, args=("[coll]", "[comp coll]"), category="sequences",
          doc="The items in ascending `compare` order, or by comp (a fn returning a number, or a "
              "boolean meaning 'a before b'); stable.",
          ex=(("(sort [3 1 2])", "(1 2 3)"), ("(sort > [3 1 2])", "(3 2 1)"),
@@ -1279,7 +1279,7 @@ def sort(a: Any, b: Any = _NO) -> PList:
     return _sorted(items, None, comp, "sort")
 
 
-@builtin("sort-by", consumes=-1, args=("[keyfn coll]", "[keyfn comp coll]"), category="sequences",
+@builtin("sort-by", group_read="sort-by", consumes=-1, args=("[keyfn coll]", "[keyfn comp coll]"), category="sequences",
          doc="The items ordered by (keyfn item) (ascending `compare`, or by comp); stable.",
          ex=(("(sort-by :age [{:age 30} {:age 20}])", "({:age 20} {:age 30})"),
              ("(sort-by count > [\"a\" \"ccc\" \"bb\"])", "(\"ccc\" \"bb\" \"a\")")))
@@ -1357,7 +1357,7 @@ def not_every_p(pred: Any, coll: Any) -> bool:
 # -- apply / realization --------------------------------------------------------------------------------
 
 
-@builtin("apply", shapes=("extreme",), consumes=-1, args=("[f args]", "[f x args]", "[f x y & more-then-args]"), category="sequences",
+@builtin("apply", group_read="apply", shapes=("extreme",), consumes=-1, args=("[f args]", "[f x args]", "[f x y & more-then-args]"), category="sequences",
          doc="Calls f with the given args followed by the items of the last argument (a collection).",
          ex=(("(apply + [1 2 3])", "6"), ("(apply + 1 2 [3 4])", "10"), ("(apply max [3 7 2])", "7"),
              ("(apply str [\"a\" \"b\"])", "\"ab\"")))
@@ -1380,7 +1380,7 @@ def apply_(f: Any, *args: Any) -> Any:
     return f(*args[:-1], *rest)
 
 
-@builtin("doall", args=("[coll]", "[n coll]"), category="sequences",
+@builtin("doall", group_read="same", args=("[coll]", "[n coll]"), category="sequences",
          doc="Realizes a lazy sequence (the first n items with n) and returns it.",
          ex=(("(doall (map inc [1 2]))", "(2 3)"), ("(doall (take 3 (range)))", "(0 1 2)")))
 def doall(a: Any, b: Any = _NO) -> Any:

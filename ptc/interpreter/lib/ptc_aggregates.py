@@ -110,7 +110,7 @@ def _numbers(vals: list[Any], who: str) -> list[Any]:
     return vals
 
 
-@builtin("sum-by", consumes=1, args="[key coll]", category="aggregates",
+@builtin("sum-by", group_read="sum-by", consumes=1, args="[key coll]", category="aggregates",
          doc="PTC: the sum of (key row) over coll, skipping nil values (0 when empty).",
          ex=(("(sum-by :amount [{:amount 10} {:amount 5} {:amount nil}])", "15"),
              ("(sum-by :x [])", "0"), ("(sum-by :price [{:price 1.5} {:price 2}])", "3.5")))
@@ -124,7 +124,7 @@ def sum_by(key: Any, coll: Any) -> Any:
     return total
 
 
-@builtin("avg-by", consumes=1, args="[key coll]", category="aggregates",
+@builtin("avg-by", group_read="avg-by", consumes=1, args="[key coll]", category="aggregates",
          doc="PTC: the mean (a float) of the non-nil (key row) values, or nil if there are none.",
          ex=(("(avg-by :score [{:score 1} {:score 2} {:score nil}])", "1.5"), ("(avg-by :score [])", "nil")))
 def avg_by(key: Any, coll: Any) -> Any:

@@ -135,7 +135,7 @@ def project(xrel: Any, ks: Any) -> Any:
     return make_set(select_keys(x, ks) for x in iter_seq(xrel, "project"))
 
 
-@builtin("rename-keys", ns="clojure.set", args="[m kmap]", category="maps",
+@builtin("rename-keys", row_map="rename-keys", ns="clojure.set", args="[m kmap]", category="maps",
          doc="m with each key found in kmap renamed to kmap's value for it.",
          ex=(("(set/rename-keys {:a 1 :b 2} {:a :x})", "{:b 2, :x 1}"),
              ("(set/rename-keys {:a 1 :b 2} {:a :b :b :a})", "{:b 1, :a 2}")))
