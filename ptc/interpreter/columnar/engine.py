@@ -11,11 +11,11 @@ read (a table.Scan) is folded the same way, DuckDB reading the file itself a row
 The kernels' rule holds: the row path's exact result, or `Fallback` (the numpy path then runs).
 - Groups come back in first-seen order (`ORDER BY min(row number)`), keys as the column holds them.
 - Counts, integer sums (DuckDB adds them exactly; a sum beyond 64 bits falls back), min and max
-  (no NaN or zero floats: Clojure's max of 0.0 and -0.0 depends on order), distinct counts of
+  (no NaN or -0.0 floats: Clojure's max of 0.0 and -0.0 depends on order), distinct counts of
   exact kinds, first and last values (`arg_min`/`arg_max` by row number) are exact.
 - A float sum or mean runs on one DuckDB thread, which adds each group's values in row order:
   the bits `reduce +` gives (on two threads the partial sums differ from run to run).
-- What the data decides (a nil reaching `+`, NaN or zeros under max/min) is checked by
+- What the data decides (a nil reaching `+`, NaN or -0.0 under max/min) is checked by
   aggregates of the same query: a file is read once.
 Everything else (filters, sorts within groups, values broadcast to the rows) is the numpy path's.
 
@@ -202,9 +202,10 @@ def _fold_sql(step: tuple[Any, ...], ref: Any) -> tuple[str, bool, list[tuple[st
         if k not in ("int", "float"):
             raise Fallback(f"{how} over {k} values")
         checks = list(nils)
-        if k == "float" and not _holds_none(col, "NaN or zero"):  # Clojure's max of NaN, or of 0.0
+        if k == "float" and not _holds_none(col, "NaN or -0.0"):  # Clojure's max of NaN, or of 0.0
             # and -0.0, depends on the order
-            checks.append((f"count_if(isnan({c}) OR {c} = 0) > 0", f"{how} over floats holding NaN or zeros"))
+            checks.append((f"count_if(isnan({c}) OR ({c} = 0 AND signbit({c}))) > 0",
+                           f"{how} over floats holding NaN or -0.0"))
         return f"{how}({c})", False, checks
     if how == "ndistinct":
         if k not in ("int", "str", "bool", "date"):
@@ -216,17 +217,15 @@ def _fold_sql(step: tuple[Any, ...], ref: Any) -> tuple[str, bool, list[tuple[st
 
 
 def _holds_none(col: Any, what: str) -> bool:
-    """Whether an in-memory column certainly holds no `what` ("nil", "-0.0", "NaN or zero"); a
+    """Whether an in-memory column certainly holds no `what` ("nil", "-0.0", "NaN or -0.0"); a
     file's column (no rows read: an empty one) is not known to."""
     if len(col) == 0:
         return False
     if what == "nil":
         return col.null_count == 0
     vals = _flat(col).to_numpy(zero_copy_only=False)
-    zeros = vals == 0
-    if what == "-0.0":
-        return not np.signbit(vals[zeros]).any()
-    return not zeros.any() and not np.isnan(vals).any()
+    negative_zero = np.signbit(vals[vals == 0]).any()
+    return not negative_zero if what == "-0.0" else not negative_zero and not np.isnan(vals).any()
 
 
 _LOCAL = threading.local()

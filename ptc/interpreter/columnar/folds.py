@@ -1020,8 +1020,8 @@ def _extreme(x: Any, k: str, codes: np.ndarray, G: int, how: str, sizes: np.ndar
         raise Fallback(f"{how} of an empty group (the row path raises)")
     if k == "float":
         vals = _np(x)
-        if np.isnan(vals).any() or (vals == 0).any():
-            raise Fallback(f"{how} over floats holding NaN or zeros")
+        if np.isnan(vals).any() or np.signbit(vals[vals == 0]).any():
+            raise Fallback(f"{how} over floats holding NaN or -0.0")
     return _hash_aggregate(codes, x, how, G)
 
 
