@@ -12,24 +12,14 @@ ptc over an Arrow table against pandas' groupby, from one run.
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 
 import ptc
+from chunked_groups import best  # the best of 3 runs (bench/ is on the path of a script here)
 
 SRC = "(count (map (fn [[k rows]] {:k k :s (reduce + (map :v rows)) :m (apply max (map :v rows))}) (group-by :id data/t)))"
-
-
-def best(f, runs: int = 3) -> float:
-    out = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        f()
-        out.append(time.perf_counter() - t0)
-    return min(out)
 
 
 def case(name: str, ids: np.ndarray, v: np.ndarray) -> None:
