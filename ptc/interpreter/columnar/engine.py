@@ -43,7 +43,7 @@ import pyarrow.compute as pc
 
 from .. import context
 from ..values import host_key
-from .frame import _flat
+from .frame import _flat, holds_negative_zero
 from .kernels import Fallback, kind
 
 # below ~2M rows the numpy path (group numbers, np.bincount) is as fast or faster: at 1M rows of
@@ -223,9 +223,9 @@ def _holds_none(col: Any, what: str) -> bool:
         return False
     if what == "nil":
         return col.null_count == 0
-    vals = _flat(col).to_numpy(zero_copy_only=False)
-    negative_zero = np.signbit(vals[vals == 0]).any()
-    return not negative_zero if what == "-0.0" else not negative_zero and not np.isnan(vals).any()
+    if holds_negative_zero(col):
+        return False
+    return what == "-0.0" or not np.isnan(_flat(col).to_numpy(zero_copy_only=False)).any()
 
 
 _LOCAL = threading.local()

@@ -35,7 +35,7 @@ from .. import nodes as n
 from . import threads
 from ..values import Keyword, host_key
 from .expr import NODE_ATTR, _NotColumn, _bind, _translate, scalar
-from .frame import _flat
+from .frame import _flat, holds_negative_zero
 from .kernels import Fallback, Mixed, column_name, is_array, kind, truth, value
 
 # the names of the columns a plan makes: no PTC key equals them (a string with a space and a NUL
@@ -1019,8 +1019,7 @@ def _extreme(x: Any, k: str, codes: np.ndarray, G: int, how: str, sizes: np.ndar
     if (sizes == 0).any():
         raise Fallback(f"{how} of an empty group (the row path raises)")
     if k == "float":
-        vals = _np(x)
-        if np.isnan(vals).any() or np.signbit(vals[vals == 0]).any():
+        if np.isnan(_np(x)).any() or holds_negative_zero(x):
             raise Fallback(f"{how} over floats holding NaN or -0.0")
     return _hash_aggregate(codes, x, how, G)
 

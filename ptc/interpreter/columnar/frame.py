@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -121,6 +122,13 @@ def _flat(x: Any) -> Any:
     if isinstance(x, pa.ChunkedArray):
         return x.chunk(0) if x.num_chunks == 1 else x.combine_chunks()
     return x
+
+
+def holds_negative_zero(x: Any) -> bool:
+    """Floats x hold -0.0: Clojure's max or min of it and 0.0 is the one it meets last, an order
+    Arrow's and DuckDB's aggregates do not keep (+0.0 alone has one answer), so they fall back."""
+    vals = _flat(x).to_numpy(zero_copy_only=False)
+    return bool(np.signbit(vals[vals == 0]).any())
 
 
 def _top_k(keys: Any, k: int, desc: bool) -> Any:

@@ -17,7 +17,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import context
-from .frame import _flat, selection
+from .frame import _flat, holds_negative_zero, selection
 from .kernels import Fallback, column, kind, value
 
 _SEQUENTIAL_SUM = sys.version_info < (3, 12)  # Python's sum() compensates float rounding from 3.12
@@ -298,13 +298,6 @@ def sort_key(table: pa.Table, e: tuple[Any, ...], comp: Any) -> tuple[Any, bool]
     return x, name == ">"
 
 
-def _negative_zero(x: Any) -> bool:
-    """x (floats) holds -0.0: Clojure's max or min of it and 0.0 is the one it meets last, an
-    order Arrow's kernels do not keep (of +0.0 alone, or of -0.0 alone, there is one answer)."""
-    vals = _flat(x).to_numpy(zero_copy_only=False)
-    return bool(np.signbit(vals[vals == 0]).any())
-
-
 def extreme(x: Any, name: str) -> Any:
     """(apply max column) / (apply min column)."""
     if len(x) == 0:
@@ -312,6 +305,6 @@ def extreme(x: Any, name: str) -> Any:
     k = _numbers(x, name)
     if x.null_count:
         raise Fallback(f"a nil reaches {name} (the row path raises)")
-    if k == "float" and (pc.any(pc.is_nan(x)).as_py() or _negative_zero(x)):
+    if k == "float" and (pc.any(pc.is_nan(x)).as_py() or holds_negative_zero(x)):
         raise Fallback(f"{name} over floats holding NaN or -0.0")
     return (pc.max(x) if name == "max" else pc.min(x)).as_py()
