@@ -10,6 +10,7 @@ the forked child that runs each case without being copied.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,12 +33,28 @@ SLACK = 64 << 20  # memory is read every 16,000 steps: a run ends a little past 
 BIG_TEXT = "ab" * 25_000_000  # 50M characters: what a tool or a data file can hand a program
 
 
+@functools.cache
 def _table() -> Any:
     pa = pytest.importorskip("pyarrow")
     import numpy as np
 
     n = 1_000_000
     return pa.table({"id": np.arange(n), "v": np.arange(n, dtype=np.float64)})
+
+
+_SENDING: dict[tuple[int, ...], float] = {}
+
+
+def _sending(data: dict[str, Any], isolation: str) -> float:
+    """Isolated, the data's trip to the child (pickled, sent, read: ~0.2 s for the 50M-character
+    text, more on a loaded machine) comes before the run's clock starts, as inline's conversion
+    of inputs does (docs/security.md): the wall time of an empty program over the same data."""
+    if isolation == "inline" or not data:
+        return 0.0
+    key = tuple(map(id, data.values()))
+    if key not in _SENDING:
+        _SENDING[key] = run_forked("nil", hard_timeout=30, data=data, limits=Limits(isolation=isolation)).elapsed
+    return _SENDING[key]
 
 
 @dataclass
@@ -96,7 +113,7 @@ def test_growing_builtin_meets_its_limit(case: Case, isolation: str) -> None:
     out = run_forked(case.source, hard_timeout=TIMEOUT + 20, data=case.data, limits=limits)
     assert out.status == "error" and out.kind == "limit", out.describe()
     assert any(name in out.message for name in case.limit.split("|")), out.describe()
-    assert out.elapsed <= TIMEOUT + LATE, out.describe()
+    assert out.elapsed <= TIMEOUT + LATE + _sending(case.data, isolation), out.describe()
     if isolation == "inline":  # isolated, the program's memory is the child's, under RLIMIT_AS
         assert out.peak_growth < MEMORY + SLACK, f"{out.peak_growth >> 20} MB: {out.describe()}"
 
@@ -109,12 +126,13 @@ def test_growing_builtin_meets_its_limit(case: Case, isolation: str) -> None:
     "(count (into {} (for [[k rows] (group-by :id data/t)] [k (first (sort (map :v rows)))])))",
 ], ids=["groups", "group-bodies", "group-for"])
 def test_a_million_groups_end_by_the_deadline(source: str, isolation: str) -> None:
-    out = run_forked(source, hard_timeout=GROUPS_TIMEOUT + 30, data={"t": _table()},
+    data = {"t": _table()}
+    out = run_forked(source, hard_timeout=GROUPS_TIMEOUT + 30, data=data,
                      limits=Limits(timeout=GROUPS_TIMEOUT, isolation=isolation))
     # it ends with the limit error, or (a fast machine, the plain count of groups) with its answer
-    finished = out.status == "value" and out.elapsed <= GROUPS_TIMEOUT + LATE
+    finished = out.status == "value"
     assert finished or out.status == "error" and out.kind == "limit" and "timeout" in out.message, out.describe()
-    assert out.elapsed <= GROUPS_TIMEOUT + LATE, out.describe()
+    assert out.elapsed <= GROUPS_TIMEOUT + LATE + _sending(data, isolation), out.describe()
 
 
 def test_the_matrix_limits_do_not_refuse_ordinary_work() -> None:

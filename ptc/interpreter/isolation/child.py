@@ -133,7 +133,7 @@ def _compile_ahead(source: str, data: Any, tool_names: Any, memory: Any, history
 
 
 def _child_run(sock: socket.socket, source: str, data: Any, tool_names: Any, memory: dict[str, Any],
-               limits: Limits, history: Any) -> bytes:
+               limits: Limits, history: Any) -> memoryview:
     from ..inline import run_inline
 
     tools = {name: _ToolStub(name, sock) for name in tool_names}
@@ -180,7 +180,7 @@ def _result_fields(r: Any) -> dict[str, Any]:
     return out
 
 
-def _error_reply(e: PTCError, limits: Limits) -> bytes:
+def _error_reply(e: PTCError, limits: Limits) -> memoryview:
     fields = (e.kind, e.message, e.line, e.column, e.hint)
     partial = getattr(e, "partial", None)
     p: Any = None

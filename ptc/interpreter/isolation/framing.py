@@ -42,7 +42,7 @@ class _TooLarge(Exception):
 _NOSIGNAL = getattr(socket, "MSG_NOSIGNAL", 0)  # a dead peer is EPIPE, never SIGPIPE, whatever the host set
 
 
-def _send(sock: socket.socket, payload: bytes, deadline: float | None = None) -> None:
+def _send(sock: socket.socket, payload: bytes | memoryview, deadline: float | None = None) -> None:
     """Send one frame; with a deadline (host side) a peer that stops reading is a _Timeout."""
     view = memoryview(_HDR.pack(len(payload)) + payload if len(payload) < 65536 else payload)
     if len(payload) >= 65536:
@@ -71,7 +71,7 @@ def _send_all(sock: socket.socket, view: memoryview, deadline: float | None) -> 
         view = view[n:]
 
 
-def _recv_exact(sock: socket.socket, n: int, deadline: float | None) -> bytes:
+def _recv_exact(sock: socket.socket, n: int, deadline: float | None) -> bytearray:
     buf = bytearray(n)
     view = memoryview(buf)
     got = 0
@@ -86,10 +86,10 @@ def _recv_exact(sock: socket.socket, n: int, deadline: float | None) -> bytes:
         if k == 0:
             raise _ChildGone("connection closed")
         got += k
-    return bytes(buf)
+    return buf  # not copied to bytes: pickle reads a bytearray as it is
 
 
-def _recv(sock: socket.socket, deadline: float | None = None, cap: int | None = None) -> bytes:
+def _recv(sock: socket.socket, deadline: float | None = None, cap: int | None = None) -> bytearray:
     (n,) = _HDR.unpack(_recv_exact(sock, _HDR.size, deadline))
     if cap is not None and n > cap:
         raise _TooLarge(n)

@@ -129,7 +129,7 @@ class _BadMessage(Exception):
     pass
 
 
-def _parse(raw: bytes, limits: Limits) -> tuple[str, Any]:
+def _parse(raw: bytearray, limits: Limits) -> tuple[str, Any]:
     """Unpickle (allow-listed) and check the shape of one message from the (untrusted) child."""
     from ..inline import RunResult
 
@@ -229,7 +229,7 @@ def _death_error(child: "_Child", limits: Limits, why: str) -> PTCError:
 
 
 def _host_tool_call(tool_map: Mapping[str, Any], name: Any, args: Any, calls: int, limits: Limits,
-                    host_calls: list[Any], deadline: float) -> bytes:
+                    host_calls: list[Any], deadline: float) -> memoryview:
     """Run one proxied tool call in the host by the inline rule (tool_calls.recorded_call),
     by the run's deadline; returns the reply (raises Abandoned when the deadline comes first)."""
     if not isinstance(name, str) or name not in tool_map:

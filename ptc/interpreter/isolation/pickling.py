@@ -271,10 +271,11 @@ class _Pickler(pickle.Pickler):
         raise pickle.PicklingError(f"cannot send a Python {t.__name__} to the isolated process")
 
 
-def _dumps(obj: Any, functions: bool = True) -> bytes:
+def _dumps(obj: Any, functions: bool = True) -> memoryview:
+    """The pickled message, a view of the pickler's buffer: no copy of a large payload."""
     buf = io.BytesIO()
     _Pickler(buf, functions).dump(obj)
-    return buf.getvalue()
+    return buf.getbuffer()
 
 
 class _Unpickler(pickle.Unpickler):
@@ -290,7 +291,7 @@ class _Unpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"forbidden global {module}.{name} in a message from the child")
 
 
-def _loads_untrusted(data: bytes, limits: Limits) -> Any:
+def _loads_untrusted(data: bytearray, limits: Limits) -> Any:
     return _Unpickler(io.BytesIO(data), limits).load()
 
 
