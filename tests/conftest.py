@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import os
+from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import pytest
@@ -36,3 +38,36 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         for key, line in getattr(report, "user_properties", ()):
             if key == "summary_line":
                 terminalreporter.write_line(line)
+
+
+# The suite runs in two parts (README): `-m "not fuzz and not timing"`, then `-m timing` apart so
+# that deadlines are not measured on a machine busy with the rest. A timing test is marked in its
+# own module's text (`pytest.mark.timing`, a decorator or `pytestmark`), so the second part
+# imports only those modules: collecting the other ~170 cost ~25 s per worker for nothing.
+TIMING_MARK = "mark.timing"
+
+
+@functools.cache
+def _says_timing(path: Path) -> bool:
+    return TIMING_MARK in path.read_text(encoding="utf-8")
+
+
+def _timing_only(config: Any) -> bool:
+    return (config.option.markexpr or "").strip() == "timing"
+
+
+def pytest_ignore_collect(collection_path: Path, config: Any) -> bool | None:
+    if _timing_only(config) and collection_path.suffix == ".py" and collection_path.name.startswith("test_"):
+        if not _says_timing(collection_path):
+            return True
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
+    """Keep the shortcut above true: a test marked timing elsewhere (a conftest, a shared mark)
+    would be skipped by both parts, so a run that collects it stops here."""
+    for item in items:
+        if item.get_closest_marker("timing") and not _says_timing(Path(item.path)):
+            raise pytest.UsageError(f"{item.nodeid} is marked timing but its module does not say "
+                                    f"{TIMING_MARK!r}: write the mark in the module (tests/conftest.py)")

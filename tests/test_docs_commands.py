@@ -30,8 +30,10 @@ def console_blocks(path: Path) -> list[tuple[str, list[str]]]:
     return out
 
 
-# Commands run in order per document (later ones may use files earlier ones wrote).
-CASES = [(p, cmd, exp) for p in DOCS for cmd, exp in console_blocks(p)]
+# Commands run in order per document (later ones may use files earlier ones wrote), so one
+# document's commands run on one xdist worker (`--dist loadgroup`, pyproject's addopts).
+CASES = [pytest.param(p, cmd, exp, id=f"{p.name}:{cmd[:50]}", marks=pytest.mark.xdist_group(f"docs-{p.name}"))
+         for p in DOCS for cmd, exp in console_blocks(p)]
 
 
 @pytest.fixture(scope="module")
@@ -42,8 +44,7 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return d
 
 
-@pytest.mark.parametrize("doc, command, expected", CASES,
-                         ids=[f"{p.name}:{c[:50]}" for p, c, _ in CASES])
+@pytest.mark.parametrize("doc, command, expected", CASES)
 def test_command(workdir: Path, doc: Path, command: str, expected: list[str]) -> None:
     assert command.startswith(("ptc ", "printf ")), "docs show ptc commands only"
     env = {**os.environ, "PTC_HOME": str(workdir / "home"), "NO_COLOR": "1", "COLUMNS": "200"}

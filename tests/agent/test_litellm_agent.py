@@ -13,7 +13,7 @@ import os
 import pytest
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-pytest.importorskip("litellm")
+from heavy import needs  # noqa: E402
 
 from llm_server import ServedReply  # noqa: E402
 
@@ -25,6 +25,8 @@ from ptc.store import Store  # noqa: E402
 DEFINE = "First the total.\n```clojure\n(def total (reduce + data/xs))\n```"
 RETURN = "```clojure\n(return (* 2 total))\n```"
 EPHEMERAL = {"type": "ephemeral"}
+
+pytestmark = needs("litellm")
 
 
 def test_agent_over_http_records_usage_everywhere(llm_server, tmp_path) -> None:

@@ -9,7 +9,7 @@ import os
 import pytest
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-pytest.importorskip("litellm")
+from heavy import needs  # noqa: E402
 
 from llm_server import ServedReply  # noqa: E402
 
@@ -17,6 +17,8 @@ from ptc.scenarios.demo import get  # noqa: E402
 
 DEFINE = "```clojure\n(def total (reduce + data/xs))\n```"
 RETURN = "```clojure\n(return (* 2 total))\n```"
+
+pytestmark = needs("litellm")
 
 
 @pytest.fixture(autouse=True)

@@ -31,7 +31,7 @@ MARGIN = 1.5
 KILL_SLACK = 3.0
 
 DEFAULT = Limits()
-FAST = Limits(timeout=1.0)  # programs that only end by the deadline: keep the suite quick
+FAST = Limits(timeout=0.5)  # programs that only end by the deadline: keep the suite quick
 BIG_SOURCE = Limits(max_source=1_000_000)  # a host that accepts long programs
 
 

@@ -9,7 +9,7 @@ import os
 import pytest
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-litellm = pytest.importorskip("litellm")
+from heavy import Lazy, needs  # noqa: E402
 
 from llm_server import ServedReply  # noqa: E402
 
@@ -20,6 +20,9 @@ from ptc.llm.litellm_client import LiteLLM  # noqa: E402
 MSGS = [{"role": "system", "content": "You write PTC-Lisp."}, {"role": "user", "content": "add 1 and 2"},
         {"role": "assistant", "content": "```clojure\n(+ 1 2)\n```"}, {"role": "user", "content": "Result: 3"}]
 EPHEMERAL = {"type": "ephemeral"}
+
+pytestmark = needs("litellm")
+litellm = Lazy("litellm")
 
 
 def cost_of(model: str, prompt: int, completion: int, cached: int = 0, written: int = 0) -> float:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import os
+from typing import Any
 
 import pytest
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-litellm = pytest.importorskip("litellm")
+from heavy import Lazy, needs  # noqa: E402
 httpx = pytest.importorskip("httpx")
 
 from ptc.llm import litellm_client  # noqa: E402
@@ -19,7 +20,21 @@ from ptc.llm.tokens import count_message_tokens, count_tokens  # noqa: E402
 
 MSGS = [{"role": "system", "content": "You write PTC-Lisp."}, {"role": "user", "content": "add 1 and 2"}]
 MODEL = "openai/gpt-4o-mini"
-REAL_COMPLETION = litellm.completion  # tests monkeypatch litellm.completion
+pytestmark = needs("litellm")
+litellm = Lazy("litellm")
+
+
+_REAL: dict[str, Any] = {}
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _real_completion() -> None:
+    """litellm.completion as litellm defines it, read before any test monkeypatches it."""
+    _REAL["completion"] = litellm.completion
+
+
+def real_completion(**kw: Any) -> Any:
+    return _REAL["completion"](**kw)
 
 
 def price(model: str, prompt: int, completion: int) -> float:
@@ -48,7 +63,7 @@ def rate_limit(msg: str = "slow down", headers: dict[str, str] | None = None) ->
 
 def mock_ok(text: str = "ok", model: str = MODEL):
     """A genuine litellm ModelResponse, produced by litellm itself."""
-    return REAL_COMPLETION(model=model, messages=[{"role": "user", "content": "x"}], mock_response=text)
+    return real_completion(model=model, messages=[{"role": "user", "content": "x"}], mock_response=text)
 
 
 class Flaky:
