@@ -1,9 +1,7 @@
-"""Heavy optional libraries in tests: litellm takes ~7 s to import, in every process that
-imports it. A module that needs one marks itself with `needs(name)`: it is skipped when the
-library is missing, it imports the library in its first test rather than at collection (every
-xdist worker collects every module), and its tests run on one worker (`xdist_group`, with
-`--dist loadgroup` in pyproject's addopts), so one worker pays the import, not both. A test in
-a module that does not need it marks itself with `on_worker_of(name)`."""
+"""Heavy optional libraries in tests: litellm takes ~7 s to import. A module that needs one
+marks itself with `needs(name)` (skipped when the library is missing) and reads it through
+`Lazy(name)`, so that the library is imported by the first test that uses it, not when every
+xdist worker collects every module (the timing part, for one, never imports it)."""
 
 from __future__ import annotations
 
@@ -14,32 +12,19 @@ from typing import Any
 import pytest
 
 
-def on_worker_of(name: str) -> pytest.MarkDecorator:
-    return pytest.mark.xdist_group(name)
-
-
-def needs(name: str) -> list[pytest.MarkDecorator]:
-    missing = importlib.util.find_spec(name) is None
-    return [pytest.mark.skipif(missing, reason=f"{name} is not installed"), on_worker_of(name)]
+def needs(name: str) -> pytest.MarkDecorator:
+    return pytest.mark.skipif(importlib.util.find_spec(name) is None, reason=f"{name} is not installed")
 
 
 class Lazy:
-    """A module imported at the first read of one of its public attributes; setting or deleting
-    an attribute (monkeypatch) sets or deletes it on the module."""
+    """A module imported at the first read of one of its public attributes. Read-only: patch
+    the module itself (`monkeypatch.setattr("litellm.completion", fake)`), since pytest restores
+    an instance's attribute from the instance's own __dict__, which a proxy does not have."""
 
     def __init__(self, name: str) -> None:
-        object.__setattr__(self, "_name", name)
-
-    def _module(self) -> Any:
-        return importlib.import_module(object.__getattribute__(self, "_name"))
+        self._name = name
 
     def __getattr__(self, attr: str) -> Any:
         if attr.startswith("_"):  # pytest's collection probes module globals (fixture markers...)
             raise AttributeError(attr)
-        return getattr(self._module(), attr)
-
-    def __setattr__(self, attr: str, value: Any) -> None:
-        setattr(self._module(), attr, value)
-
-    def __delattr__(self, attr: str) -> None:
-        delattr(self._module(), attr)
+        return getattr(importlib.import_module(self._name), attr)

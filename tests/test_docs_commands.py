@@ -30,32 +30,35 @@ def console_blocks(path: Path) -> list[tuple[str, list[str]]]:
     return out
 
 
-# Commands run in order per document (later ones may use files earlier ones wrote), so one
-# document's commands run on one xdist worker (`--dist loadgroup`, pyproject's addopts).
-CASES = [pytest.param(p, cmd, exp, id=f"{p.name}:{cmd[:50]}", marks=pytest.mark.xdist_group(f"docs-{p.name}"))
-         for p in DOCS for cmd, exp in console_blocks(p)]
+# One test per document: its commands run in order, in one directory (later ones may use files
+# earlier ones wrote), whichever worker runs it.
+CASES = {p.name: commands for p in DOCS if (commands := console_blocks(p))}
 
 
-@pytest.fixture(scope="module")
-def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    d = tmp_path_factory.mktemp("docs")
-    (d / "examples").symlink_to(ROOT / "examples")
-    (d / "ptc").symlink_to(ROOT / "ptc")  # the shipped data files and cassettes (ptc/examples/...)
-    return d
+def workdir(tmp_path: Path) -> Path:
+    (tmp_path / "examples").symlink_to(ROOT / "examples")
+    (tmp_path / "ptc").symlink_to(ROOT / "ptc")  # the shipped data files and cassettes (ptc/examples/...)
+    return tmp_path
 
 
-@pytest.mark.parametrize("doc, command, expected", CASES)
-def test_command(workdir: Path, doc: Path, command: str, expected: list[str]) -> None:
+def run_command(cwd: Path, command: str, expected: list[str]) -> None:
     assert command.startswith(("ptc ", "printf ")), "docs show ptc commands only"
-    env = {**os.environ, "PTC_HOME": str(workdir / "home"), "NO_COLOR": "1", "COLUMNS": "200"}
+    env = {**os.environ, "PTC_HOME": str(cwd / "home"), "NO_COLOR": "1", "COLUMNS": "200"}
     bindir = str(Path(sys.executable).parent)
     env["PATH"] = bindir + os.pathsep + env.get("PATH", "")
-    proc = subprocess.run(["bash", "-c", command], cwd=workdir, env=env, capture_output=True, text=True,
+    proc = subprocess.run(["bash", "-c", command], cwd=cwd, env=env, capture_output=True, text=True,
                           timeout=300)
     assert proc.returncode == 0, (command, proc.stdout[-2000:], proc.stderr[-2000:])
     for line in expected:
         assert line in proc.stdout, (command, line, proc.stdout[-3000:])
 
 
+@pytest.mark.parametrize("doc", list(CASES))
+def test_commands(doc: str, tmp_path: Path) -> None:
+    cwd = workdir(tmp_path)
+    for command, expected in CASES[doc]:
+        run_command(cwd, command, expected)
+
+
 def test_docs_show_commands() -> None:
-    assert len(CASES) >= 10
+    assert sum(map(len, CASES.values())) >= 10

@@ -7,7 +7,6 @@ import os
 import pytest
 
 import ptc
-from heavy import on_worker_of
 
 otel = pytest.importorskip("opentelemetry.sdk.trace")
 
@@ -43,7 +42,6 @@ def test_spans_nest_run_turn_llm_tool(exporter) -> None:
     assert tool.parent.span_id in {t.context.span_id for t in turns}
 
 
-@on_worker_of("litellm")
 def test_llm_spans_carry_usage_with_cached_tokens(exporter, llm_server) -> None:
     """Over real HTTP: the provider's cached tokens become gen_ai.usage.* attributes."""
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")

@@ -8,7 +8,6 @@ import json
 import threading
 
 import pytest
-from heavy import on_worker_of
 
 from ptc.llm.base import LLMError, Message, Reply, Usage
 from ptc.llm.cassette import (
@@ -395,7 +394,6 @@ def test_invalid_record_shapes(tmp_path):
         assert len(load_cassette(path, strict=False)) == 1
 
 
-@on_worker_of("litellm")
 def test_round_trip_with_litellm_mock(tmp_path):
     litellm = pytest.importorskip("litellm")  # noqa: F841
     from ptc.llm.litellm_client import LiteLLM

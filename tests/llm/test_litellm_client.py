@@ -139,7 +139,7 @@ def test_none_content_becomes_empty_text_and_usage_is_counted():
 
 
 def test_no_choices_is_empty_text(monkeypatch):
-    monkeypatch.setattr(litellm, "completion", lambda **kw: litellm.ModelResponse(model="gpt-4o-mini", choices=[]))
+    monkeypatch.setattr("litellm.completion", lambda **kw: litellm.ModelResponse(model="gpt-4o-mini", choices=[]))
     assert LiteLLM(MODEL).complete(MSGS).text == ""
 
 
@@ -149,7 +149,7 @@ def test_missing_usage_is_counted_locally(monkeypatch):
         r.usage = litellm.Usage(prompt_tokens=0, completion_tokens=0, total_tokens=0)
         return r
 
-    monkeypatch.setattr(litellm, "completion", fake)
+    monkeypatch.setattr("litellm.completion", fake)
     reply = LiteLLM(MODEL).complete(MSGS)
     assert reply.usage.prompt_tokens == count_message_tokens(MSGS)
     assert reply.usage.completion_tokens == count_tokens("(+ 1 2)")
@@ -163,7 +163,7 @@ def test_provider_usage_wins(monkeypatch):
         r.usage = litellm.Usage(prompt_tokens=1234, completion_tokens=56, total_tokens=1290)
         return r
 
-    monkeypatch.setattr(litellm, "completion", fake)
+    monkeypatch.setattr("litellm.completion", fake)
     usage = LiteLLM(MODEL).complete(MSGS).usage
     assert (usage.prompt_tokens, usage.completion_tokens) == (1234, 56)
     assert usage.cost == pytest.approx(price("gpt-4o-mini", 1234, 56))
@@ -171,7 +171,7 @@ def test_provider_usage_wins(monkeypatch):
 
 def test_completion_kwargs_are_forwarded(monkeypatch):
     flaky = Flaky([])
-    monkeypatch.setattr(litellm, "completion", flaky)
+    monkeypatch.setattr("litellm.completion", flaky)
     LiteLLM(MODEL, temperature=0, api_base="http://x").complete([Message(role="user", content="u")])
     kw = flaky.calls[0]
     assert kw["model"] == MODEL and kw["temperature"] == 0 and kw["api_base"] == "http://x"
@@ -266,7 +266,7 @@ def test_retry_after_header_is_honoured():
 def test_retries_then_succeeds(monkeypatch):
     flaky = Flaky([rate_limit(), litellm.InternalServerError("oops", llm_provider="openai", model="m")],
                   text="(+ 1 2)")
-    monkeypatch.setattr(litellm, "completion", flaky)
+    monkeypatch.setattr("litellm.completion", flaky)
     llm = LiteLLM(MODEL)
     waits = no_wait(llm)
     reply = llm.complete(MSGS)
@@ -287,13 +287,13 @@ def test_retries_then_succeeds(monkeypatch):
 ])
 def test_transient_errors_are_retried(monkeypatch, make, kind):
     flaky = Flaky([make(), make()])
-    monkeypatch.setattr(litellm, "completion", flaky)
+    monkeypatch.setattr("litellm.completion", flaky)
     llm = LiteLLM(MODEL, retries=2)
     waits = no_wait(llm)
     assert llm.complete(MSGS).text == "ok" and len(waits) == 2
     # and when they persist:
     flaky = Flaky([make() for _ in range(3)])
-    monkeypatch.setattr(litellm, "completion", flaky)
+    monkeypatch.setattr("litellm.completion", flaky)
     llm = LiteLLM(MODEL, retries=2)
     waits = no_wait(llm)
     with pytest.raises(LLMError) as info:
@@ -318,7 +318,7 @@ def test_transient_errors_are_retried(monkeypatch, make, kind):
 ])
 def test_permanent_errors_raise_at_once(monkeypatch, make, kind):
     flaky = Flaky([make()])
-    monkeypatch.setattr(litellm, "completion", flaky)
+    monkeypatch.setattr("litellm.completion", flaky)
     llm = LiteLLM(MODEL, retries=4)
     waits = no_wait(llm)
     with pytest.raises(LLMError) as info:
@@ -349,7 +349,7 @@ def test_llm_error_from_inside_passes_through(monkeypatch):
     def fake(**kw):
         raise LLMError("other", "already wrapped")
 
-    monkeypatch.setattr(litellm, "completion", fake)
+    monkeypatch.setattr("litellm.completion", fake)
     with pytest.raises(LLMError, match="already wrapped"):
         LiteLLM(MODEL).complete(MSGS)
 
@@ -358,7 +358,7 @@ def test_keyboard_interrupt_is_not_wrapped(monkeypatch):
     def fake(**kw):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(litellm, "completion", fake)
+    monkeypatch.setattr("litellm.completion", fake)
     with pytest.raises(KeyboardInterrupt):
         LiteLLM(MODEL).complete(MSGS)
 
@@ -378,7 +378,7 @@ def test_async_rate_limit_via_mock_response():
 
 def test_async_retries_then_succeeds(monkeypatch):
     flaky = Flaky([rate_limit(), litellm.Timeout("slow", model="m", llm_provider="openai")], text="done")
-    monkeypatch.setattr(litellm, "acompletion", flaky.acall)
+    monkeypatch.setattr("litellm.acompletion", flaky.acall)
     llm = LiteLLM(MODEL)
     sync_waits: list[float] = []
     async_waits = no_wait(llm)
@@ -389,7 +389,7 @@ def test_async_retries_then_succeeds(monkeypatch):
 
 def test_async_permanent_error(monkeypatch):
     flaky = Flaky([litellm.AuthenticationError("bad key", llm_provider="openai", model="m")])
-    monkeypatch.setattr(litellm, "acompletion", flaky.acall)
+    monkeypatch.setattr("litellm.acompletion", flaky.acall)
     llm = LiteLLM(MODEL)
     waits = no_wait(llm)
     with pytest.raises(LLMError) as info:
