@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterable
 from . import nodes as n
 from . import values as v
 from .errors import PTCError, suggest
-from .idioms import FOREIGN, foreign_hint, namespace_hint
+from .idioms import FOREIGN, foreign_hint, library_hint, namespace_hint
 from .reader import Coll, Form, Lit, RegexLit, Sym, form_to_value
 from .registry import REGISTRY, SPECIAL_FORMS, load_library, resolve
 from .unsupported import MISSING
@@ -220,7 +220,7 @@ class Analyzer:
             return n.GlobalRef(s.line, s.col, name)
         b = REGISTRY.get(name) or REGISTRY.get(self.st.refers.get(name, ""))
         if b is not None:
-            return n.BuiltinRef(s.line, s.col, b)
+            return self._builtin(s, b)
         if name in ("*1", "*2", "*3"):
             i = int(name[1]) - 1
             if i >= names.history:
@@ -254,6 +254,16 @@ class Analyzer:
                 "def it before use; tools are called as tool/name and input data is read as data/name")
         raise _err(s, f"Unable to resolve symbol: {name}", hint=hint)
 
+    def _builtin(self, s: Sym, b: Any) -> n.Node:
+        """A reference to builtin b, whose modules are imported now (registry.prepare)."""
+        if b.needs:
+            from .registry import prepare
+
+            missing = prepare(b)
+            if missing is not None:
+                raise _err(s, missing, hint="the rest of PTC-Lisp works without it")
+        return n.BuiltinRef(s.line, s.col, b)
+
     def _interop(self, s: Sym) -> PTCError:
         """An unknown `.method`: only the curated methods exist (docs/deviations.md), no reflection."""
         from .lib.methods import method_names_like
@@ -285,7 +295,7 @@ class Analyzer:
             return n.ToolRef(s.line, s.col, name)
         b = resolve(ns, name)
         if b is not None:
-            return n.BuiltinRef(s.line, s.col, b)
+            return self._builtin(s, b)
         from .lib.interop import constant
 
         const = constant(ns, name)
@@ -1263,19 +1273,18 @@ def _internal(name: str) -> Callable[[Analyzer, Coll, _Env, bool], n.Node]:
     return handler
 
 
-_LIBRARIES = ("clojure.string", "clojure.set", "clojure.walk")
-
-
 def _require_spec(a: Analyzer, spec: Any) -> None:
     """One libspec: clojure.string, [clojure.string :as str], [clojure.set :refer [union]]."""
     if isinstance(spec, Coll) and spec.kind == "list" and len(spec.items) == 2 and _is_sym(spec.items[0], "quote"):
         spec = spec.items[1]
     items = spec.items if isinstance(spec, Coll) and spec.kind == "vector" else [spec]
     lib = items[0] if items else None
-    if not (isinstance(lib, Sym) and lib.full in _LIBRARIES):
+    from .registry import LIBRARIES
+
+    if not (isinstance(lib, Sym) and lib.full in LIBRARIES):
         what = lib.full if isinstance(lib, Sym) else _show(spec)
-        raise _err(spec, f"cannot require {what}: PTC-Lisp has only {', '.join(_LIBRARIES)} (always loaded)",
-                   hint="call their functions as str/..., set/..., clojure.walk/...; there are no other libraries")
+        raise _err(spec, f"cannot require {what}: PTC-Lisp has only {', '.join(LIBRARIES)} (always loaded)",
+                   hint=library_hint(what))
     opts = items[1:]
     if len(opts) % 2:
         raise _err(spec, f"require: options of {lib.full} must be pairs such as :as name or :refer [names]")
@@ -1284,7 +1293,8 @@ def _require_spec(a: Analyzer, spec: Any) -> None:
             a.st.aliases[val.name] = lib.full  # type: ignore[union-attr]
         elif _kw(key, "refer") and isinstance(val, Coll) and val.kind == "vector" and all(_is_sym(x) for x in val.items):
             for x in val.items:
-                target = f"{lib.full}/{x.name}"  # type: ignore[union-attr]
+                canonical = LIBRARIES[lib.full]
+                target = x.name if canonical == "core" else f"{canonical}/{x.name}"  # type: ignore[union-attr]
                 if target not in REGISTRY:
                     raise _err(x, f"{lib.full} has no {x.name} to refer")  # type: ignore[union-attr]
                 a.st.refers[x.name] = target  # type: ignore[union-attr]

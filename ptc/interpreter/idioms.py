@@ -104,6 +104,16 @@ def foreign_hint(name: str, data: Iterable[str] = (), tools: Iterable[str] = ())
     return None
 
 
+# Clojure libraries PTC-Lisp does not have, whose functions it offers under other names.
+_LIBRARY_HINTS: dict[str, str] = {}
+
+
+def library_hint(lib: str) -> str:
+    """The hint for `(require '[lib ...])` of a library PTC-Lisp does not have."""
+    return _LIBRARY_HINTS.get(lib) or ("call the loaded libraries' functions as str/..., set/..., clojure.walk/...; "
+                                       "there are no other libraries")
+
+
 def namespace_hint(ns: str, name: str, data: Iterable[str] = (), tools: Iterable[str] = ()) -> str | None:
     """The fix for `ns/name` where ns is another PTC dialect's namespace (ctx/, memory/...)."""
     kind = _DIALECT_NS.get(ns)

@@ -7,6 +7,7 @@ reference can never name a function that does not exist nor miss one.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator
 
@@ -37,6 +38,15 @@ NS_ALIASES: dict[str, str] = {
     "java.lang.Long": "Integer",
     **{f"{pkg}{cls}": cls for cls in ("LocalDate", "LocalDateTime", "Instant", "Duration", "ChronoUnit",
                                       "DayOfWeek", "Month") for pkg in ("", "java.time.", "java.time.temporal.")},
+}
+
+# The libraries a program may `require` (all always loaded), mapped to their canonical namespace:
+# `(require '[clojure.string :as cs])` makes cs an alias of it. A library added here needs its
+# name in NS_ALIASES too, so that `lib/name` resolves.
+LIBRARIES: dict[str, str] = {
+    "clojure.string": "clojure.string",
+    "clojure.set": "clojure.set",
+    "clojure.walk": "clojure.walk",
 }
 
 
@@ -82,6 +92,11 @@ class Builtin:
     # `row_map`: how a derived table reads a call of it that makes a map from each row
     # (columnar/expr._row_map: "assoc", "dissoc", "select-keys", "update", "merge", "rename-keys")
     row_map: str | None = None
+    # `needs`: the Python modules a call imports (numpy, scipy.stats...), imported when a program
+    # naming it is analyzed, before its run's clock starts (see `prepare`); `extra`: the pip
+    # extra that installs them, which the error names when one is missing
+    needs: tuple[str, ...] = ()
+    extra: str | None = None
 
     @property
     def qualified(self) -> str:
@@ -124,6 +139,8 @@ def builtin(
     step: int | None = None,
     group_read: str | None = None,
     row_map: str | None = None,
+    needs: tuple[str, ...] = (),
+    extra: str | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register a Python function as a PTC builtin (`pure`, `column_op`, `inline`, `stage`,
     `vector_result`, `consumes`, `shapes`, `boolean`, `int_result`, `comparison`, `step`,
@@ -145,7 +162,7 @@ def builtin(
         predicate = name.endswith("?") and ns in ("core", "clojure.string", "clojure.set")
         b = Builtin(name, ns, fn, arglists, doc, category, examples, pure, column_op, inline, stage, vector_result,
                     consumes, shapes, predicate if boolean is None else boolean, int_result, comparison, step,
-                    group_read, row_map)
+                    group_read, row_map, needs, extra)
         key = b.qualified
         if key in REGISTRY:
             raise ValueError(f"builtin {key} registered twice")
@@ -166,6 +183,26 @@ def alias(name: str, target: str, ns: str = "core") -> None:
                      if src.startswith(f"({target} "))
     new = replace(b, name=name, ns=ns, doc=b.doc + f" (same as `{target}`)", examples=examples)
     REGISTRY[new.qualified] = new
+
+
+_READY: set[str] = set()  # modules `prepare` has imported
+
+
+def prepare(b: Builtin) -> str | None:
+    """Import the modules b needs (once per process): a program's analysis does it, so a
+    first call of a statistic does not spend its run's time importing scipy. Returns None, or
+    what to tell the program when a module is not installed."""
+    for module in b.needs:
+        if module in _READY:
+            continue
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            root = module.split(".")[0]
+            install = f"pip install 'ptc-lisp[{b.extra}]'" if b.extra else f"pip install {root}"
+            return f"{b.qualified} needs the Python package {root}, which is not installed here: {install}"
+        _READY.add(module)
+    return None
 
 
 def special_form(
