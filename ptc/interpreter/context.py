@@ -238,6 +238,16 @@ def check_deadline() -> None:
         raise limit_error("timeout", CURRENT.limits.timeout, "program ran too long")
 
 
+def check_time(seconds: float, what: str) -> None:
+    """Refuse a call that cannot be stopped once it starts (a sort in numpy, a fit in
+    scikit-learn) when the time it is estimated to take is more than the run has left."""
+    st = CURRENT
+    left = st.deadline - time.monotonic()
+    if seconds > left:
+        raise limit_error("timeout", st.limits.timeout,
+                          f"{what} would take about {seconds:.2g} s, and the run has {max(left, 0):.2g} s left")
+
+
 def check_size(n: int, what: str = "collection") -> None:
     """Refuse to realize a collection of n items; also charges the memory estimate."""
     st = CURRENT

@@ -1,0 +1,5 @@
+"""The analyst's library, `stats/`: fastmath.stats' names with pandas', numpy's, scipy's,
+statsmodels' and scikit-learn's definitions and defaults (docs/stats.md). Its functions
+register themselves here; numpy and scipy load only when a program names one of them."""
+
+from . import correlation, descriptive, distributions, regression, tests  # noqa: F401
