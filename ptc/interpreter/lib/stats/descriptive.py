@@ -390,22 +390,27 @@ _BINS = {"auto": "auto", "fd": "fd", "freedman-diaconis": "fd", "scott": "scott"
          "rice": "rice", "sqrt": "sqrt"}
 
 
-def _bin_count(x: Any, method: str) -> int:
-    """numpy.histogram's number of equal bins for a named method (its estimators' widths), worked
-    out before any edge is made: a width near zero must not become a billion bins unnoticed."""
+def _bin_count(x: Any, method: str, integral: bool) -> int:
+    """numpy.histogram's number of equal bins for a named method (its estimators' widths, from
+    numpy's _hist_bin_selectors), worked out before any edge is made: a width near zero must not
+    become a billion bins unnoticed."""
     import numpy as np
 
-    n, span = len(x), float(x.max() - x.min()) if len(x) else 0.0
-    if not n or span == 0:
+    n = len(x)
+    if not n:
         return 1
-    widths = {"sturges": span / (np.log2(n) + 1.0), "rice": span / (2.0 * n ** (1.0 / 3)),
-              "sqrt": span / np.sqrt(n), "scott": (24.0 * np.pi ** 0.5 / n) ** (1.0 / 3.0) * np.std(x)}
+    span = float(x.max() - x.min())
     q75, q25 = np.percentile(x, [75, 25])
     fd = 2.0 * (q75 - q25) * n ** (-1.0 / 3.0)
-    widths["fd"] = fd
-    widths["auto"] = min(fd, widths["sturges"]) if fd else widths["sturges"]
-    w = widths[method]
-    return int(np.ceil(span / w)) if w else 1
+    sturges, sqrt = span / (np.log2(n) + 1.0), span / np.sqrt(n)
+    width = {"fd": fd, "sturges": sturges, "sqrt": sqrt, "rice": span / (2.0 * n ** (1.0 / 3)),
+             "scott": (24.0 * np.pi ** 0.5 / n) ** (1.0 / 3.0) * np.std(x),
+             "auto": min(max(fd, sqrt / 2), sturges)}[method]
+    if not width:
+        return 1
+    if integral and width < 1:
+        width = 1
+    return int(np.ceil((span if span else 1.0) / width))
 
 
 @stat("histogram", args=("[xs]", "[xs bins]"),
@@ -425,7 +430,7 @@ def histogram(xs: Any, bins: Any = 10) -> Any:
     s = sample.read(xs, who)
     x = s.values
     if type(bins) is Keyword or type(bins) is str:
-        count = _bin_count(x, choice(bins, who, "method", _BINS))
+        count = _bin_count(x, choice(bins, who, "method", _BINS), s.integral)
         context.check_size(count, "histogram bins")
         edges_arg: Any = count
     elif type(bins) is int:
