@@ -103,17 +103,42 @@ CASES = [
     Case("histogram-big", "(chart/histogram (map (fn [i] {:p i}) (range 5000000)) :p)", "timeout|max_collection"),
     # integers
     Case("bigint", "(reduce *' (range 1 100000))", "max_int_bits"),
+    # the analyst's library: a call numpy or scipy cannot stop is sized before it starts; its
+    # input counts against max_collection; a loop of calls reads the clock
+    Case("stats-median-of-10M", "(stats/median (map :v data/t))", "timeout", {"t": "big"},
+         {"max_collection": 100_000_000, "max_memory": 4 << 30}),
+    Case("stats-kendall-of-1M", "(stats/kendall-correlation (map :v data/t) (map :id data/t))", "timeout",
+         {"t": "table"}),
+    Case("stats-input-past-max-collection", "(stats/mean (range 3000000))", "max_collection"),
+    Case("stats-calls-in-a-loop", "(loop [i 0 acc 0.0] (if (< i 100000000) (recur (inc i) (+ acc (stats/median [i 1 2]))) "
+         "acc))", "timeout"),
+    Case("stats-histogram-bins", "(stats/histogram [1 2 3] 100000000)", "max_collection"),
+    Case("stats-correlation-matrix-wide", "(stats/correlation-matrix (repeat 2000 [1 2 3]))", "max_collection"),
+    Case("stats-lm-wide", "(stats/lm (map :v data/t) (map (fn [r] (repeat 60 (:v r))) (take 200000 data/t)))",
+         "timeout|max_collection|max_memory", {"t": "table"}),
 ]
+
+
+@functools.cache
+def _big_table() -> Any:
+    pa = pytest.importorskip("pyarrow")
+    import numpy as np
+
+    return pa.table({"v": np.arange(10_000_000, dtype=np.float64)})
+
+
+_TABLES = {"table": _table, "big": _big_table}  # a case's data named by the table it reads
 
 
 @pytest.mark.parametrize("isolation", ["inline", "process"])
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_growing_builtin_meets_its_limit(case: Case, isolation: str) -> None:
     limits = Limits(timeout=TIMEOUT, isolation=isolation, **case.limits)
-    out = run_forked(case.source, hard_timeout=TIMEOUT + 20, data=case.data, limits=limits)
+    data = {k: _TABLES[v]() if v in _TABLES else v for k, v in case.data.items()}
+    out = run_forked(case.source, hard_timeout=TIMEOUT + 20, data=data, limits=limits)
     assert out.status == "error" and out.kind == "limit", out.describe()
     assert any(name in out.message for name in case.limit.split("|")), out.describe()
-    assert out.elapsed <= TIMEOUT + LATE + _sending(case.data, isolation), out.describe()
+    assert out.elapsed <= TIMEOUT + LATE + _sending(data, isolation), out.describe()
     if isolation == "inline":  # isolated, the program's memory is the child's, under RLIMIT_AS
         assert out.peak_growth < MEMORY + SLACK, f"{out.peak_growth >> 20} MB: {out.describe()}"
 

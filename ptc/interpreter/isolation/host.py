@@ -61,7 +61,9 @@ def run_isolated(
     grace = GRACE_BASE + GRACE_FACTOR * limits.timeout
     host_calls: list[Any] = []
     printed: tuple[str, ...] = ()  # what the program printed by its last tool call
-    child = _spawn()
+    from ..registry import names_heavy_namespace
+
+    child = _spawn(names_heavy_namespace(source))
     finished = False
     try:
         run_deadline = time.monotonic() + limits.timeout  # until the child reports it compiled

@@ -19,7 +19,3 @@ RANK = 6e-7  # ranks and rank tests (scipy: about 4e-7 per value at a million)
 def fits(n: int, who: str, per_value: float) -> None:
     """Refuse `who` over n values when it is estimated to take longer than the time left."""
     context.check_time(n * per_value, f"{who} over {n:,} values")
-
-
-def kendall_fits(n: int, who: str) -> None:
-    fits(n, who, RANK)

@@ -39,6 +39,9 @@ def _coefficient(x: Any, y: Any, method: str) -> float | None:
     import numpy as np
     import scipy.stats
 
+    from .budget import RANK, fits
+
+    fits(len(x), f"stats/{method}-correlation", RANK)
     if method == "spearman":
         return _pearson(scipy.stats.rankdata(x), scipy.stats.rankdata(y))
     if np.ptp(x) == 0 or np.ptp(y) == 0:
@@ -84,11 +87,7 @@ def spearman_correlation(xs: Any, ys: Any) -> float | None:
       doc="Kendall's tau-b (scipy.stats.kendalltau's statistic, pandas' corr(method='kendall')).",
       ex=(("(stats/kendall-correlation [1 2 3 4] [1 3 2 4])", "0.6666666666666669"),))
 def kendall_correlation(xs: Any, ys: Any) -> float | None:
-    from .budget import kendall_fits
-
-    x, y = _pairs(xs, ys, "stats/kendall-correlation")
-    kendall_fits(len(x), "stats/kendall-correlation")
-    return _coefficient(x, y, "kendall")
+    return _coefficient(*_pairs(xs, ys, "stats/kendall-correlation"), "kendall")
 
 
 def _columns(cols: Any, who: str) -> tuple[list[Any] | None, list[Any]]:
@@ -151,7 +150,7 @@ def covariance_matrix(cols: Any) -> Any:
 def correlation_test(xs: Any, ys: Any, opts: Any = None) -> Any:
     import scipy.stats
 
-    from .budget import kendall_fits
+    from .budget import RANK, fits
 
     who = "stats/correlation-test"
     o = options(opts, who, ("method", "sides", "alternative", "alpha"))
@@ -167,9 +166,10 @@ def correlation_test(xs: Any, ys: Any, opts: Any = None) -> Any:
         ci = r.confidence_interval(confidence_level=1 - alpha)
         parts.append(("confidence-interval", vec((value(ci.low), value(ci.high)))))
     elif method == "spearman":
+        fits(len(x), who, RANK)
         r = scipy.stats.spearmanr(x, y, alternative=side)
     else:
-        kendall_fits(len(x), who)
+        fits(len(x), who, RANK)
         r = scipy.stats.kendalltau(x, y, alternative=side)
     stat_ = value(r.statistic)
     return keyword_map([("r", stat_), ("stat", stat_), ("statistic", stat_), ("p-value", value(r.pvalue)),

@@ -27,12 +27,25 @@ _METHODS = {
 }
 
 
-def _one(name: str, coll: Any, who: str, *args: Any) -> Any:
-    """Kernel `name` of one sequence: its one segment's value."""
-    from ...columnar.segments import Segments
-    from . import kernels, sample
+# the kernels that sort the values (the others make a few passes over them)
+_SORTING = frozenset({"median", "quantile", "iqr", "mode"})
+
+
+def _read(coll: Any, who: str, per_value: float) -> Any:
+    """coll's sample, refused first if the call could not end in the time left (budget)."""
+    from . import budget, sample
 
     s = sample.read(coll, who)
+    budget.fits(len(s.values), who, per_value)
+    return s
+
+
+def _one(name: str, coll: Any, who: str, *args: Any) -> Any:
+    """Kernel `name` of one sequence: its one segment's value, and the sample."""
+    from ...columnar.segments import Segments
+    from . import budget, kernels
+
+    s = _read(coll, who, budget.SORT if name in _SORTING else budget.LINEAR)
     return getattr(kernels, name)(Segments.one(s.values, integral=s.integral), *args)[0], s
 
 
@@ -121,13 +134,13 @@ def percentile(xs: Any, p: Any, method: Any = None) -> Any:
 
 def _many(xs: Any, qs: Any, method: Any, who: str, scale: float) -> Any:
     from ...columnar.segments import Segments
-    from . import kernels, sample
+    from . import budget, kernels, sample
 
     if qs is None:
         qs = [0.25, 0.5, 0.75] if scale == 1.0 else [25, 50, 75]
     ps = [_q(q, who, scale) for q in sample.items(qs, who, "the quantiles")]
     m = _method(method, who)
-    s = sample.read(xs, who)
+    s = _read(xs, who, budget.SORT)
     seg = Segments.one(s.values, integral=s.integral)
     picks = m in kernels.PICKING
     return vec(picked(r, s.integral) if picks else value(r) for r in (kernels.quantile(seg, p, m)[0] for p in ps))
@@ -168,9 +181,9 @@ def mode(xs: Any) -> Any:
 def modes(xs: Any) -> Any:
     import numpy as np
 
-    from . import sample
+    from . import budget
 
-    s = sample.read(xs, "stats/modes")
+    s = _read(xs, "stats/modes", budget.SORT)
     if not len(s.values):
         return vec(())
     values, counts = np.unique(s.values + 0.0, return_counts=True)
@@ -292,9 +305,9 @@ def _positive_mean(xs: Any, who: str, fn: str) -> float | None:
                                          ":50% 2.5, :75% 3.25, :max 4.0}"),))
 def describe(xs: Any) -> Any:
     from ...columnar.segments import Segments
-    from . import kernels, sample
+    from . import budget, kernels
 
-    s = sample.read(xs, "stats/describe")
+    s = _read(xs, "stats/describe", budget.SORT)
     seg = Segments.one(s.values)
     empty = not len(s.values)
     parts = [("count", len(s.values)), ("mean", value(kernels.mean(seg)[0])), ("std", value(kernels.stddev(seg)[0])),
@@ -310,9 +323,9 @@ def describe(xs: Any) -> Any:
       ex=(("(stats/outliers [1 2 3 4 5 100])", "[100]"), ("(stats/outliers [1 2 3 4 5 100] 100)", "[]")))
 def outliers(xs: Any, k: Any = 1.5) -> Any:
     from ...columnar.segments import Segments
-    from . import kernels, sample
+    from . import budget, kernels, sample
 
-    s = sample.read(xs, "stats/outliers")
+    s = _read(xs, "stats/outliers", budget.SORT)
     width = sample.number(k, "stats/outliers", "k")
     seg = Segments.one(s.values)
     q1, q3 = kernels.quantile(seg, 0.25)[0], kernels.quantile(seg, 0.75)[0]
@@ -375,10 +388,11 @@ def rank(xs: Any, method: Any = None, descending: Any = False) -> Any:
     import numpy as np
     import scipy.stats
 
-    from . import sample
+    from . import budget, sample
 
     how = "average" if method is None else choice(method, "stats/rank", "method", _RANKS)
     x, ok = sample.aligned(xs, "stats/rank")
+    budget.fits(len(x), "stats/rank", budget.RANK)
     out = np.full(len(x), np.nan)
     if ok.any():
         present = x[ok]
@@ -424,10 +438,10 @@ def histogram(xs: Any, bins: Any = 10) -> Any:
     import numpy as np
 
     from ... import context
-    from . import sample
+    from . import budget, sample
 
     who = "stats/histogram"
-    s = sample.read(xs, who)
+    s = _read(xs, who, budget.SORT)
     x = s.values
     if type(bins) is Keyword or type(bins) is str:
         count = _bin_count(x, choice(bins, who, "method", _BINS), s.integral)
