@@ -8,6 +8,7 @@ reference can never name a function that does not exist nor miss one.
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator
 
@@ -21,6 +22,7 @@ NS_ALIASES: dict[str, str] = {
     "set": "clojure.set",
     "Math": "Math",
     "math": "Math",
+    "clojure.math": "clojure.math",
     "Integer": "Integer",
     "Long": "Integer",
     "Double": "Double",
@@ -34,10 +36,15 @@ NS_ALIASES: dict[str, str] = {
     "String": "String",
     **{f"{pkg}{cls}": cls for cls in ("Math", "Character", "Boolean", "System", "String", "Double")
        for pkg in ("java.lang.",)},
+    "stats": "stats",
+    "fastmath.stats": "stats",
+    "fastmath.ml.regression": "stats",
     "java.lang.Integer": "Integer",
     "java.lang.Long": "Integer",
-    **{f"{pkg}{cls}": cls for cls in ("LocalDate", "LocalDateTime", "Instant", "Duration", "ChronoUnit",
+    **{f"{pkg}{cls}": cls for cls in ("LocalDate", "LocalDateTime", "LocalTime", "Instant", "Duration", "ChronoUnit",
                                       "DayOfWeek", "Month") for pkg in ("", "java.time.", "java.time.temporal.")},
+    **{f"{pkg}{cls}": cls for cls, pkg in (("DateTimeFormatter", ""), ("DateTimeFormatter", "java.time.format."),
+                                           ("Locale", ""), ("Locale", "java.util."))},
 }
 
 # The libraries a program may `require` (all always loaded), mapped to their canonical namespace:
@@ -47,7 +54,22 @@ LIBRARIES: dict[str, str] = {
     "clojure.string": "clojure.string",
     "clojure.set": "clojure.set",
     "clojure.walk": "clojure.walk",
+    "clojure.math": "clojure.math",
+    "fastmath.stats": "stats",
+    "fastmath.ml.regression": "stats",
 }
+
+
+@dataclass(frozen=True)
+class Segmented:
+    """How a call runs over many groups' values at once (columnar.segments): its first `columns`
+    arguments are sequences of numbers, the rest constants, and `kernel(segments, *constants)`
+    gives each segment's value as a float array (NaN: nil). `picks`: the value is one of the
+    sequence's values (a mode, a lower quantile), an integer when they all are."""
+
+    columns: int
+    kernel: Callable[..., Any]
+    picks: bool = False
 
 
 @dataclass(frozen=True)
@@ -97,6 +119,9 @@ class Builtin:
     # extra that installs them, which the error names when one is missing
     needs: tuple[str, ...] = ()
     extra: str | None = None
+    # `segmented`: how a call runs over every group of a table at once (see Segmented): a group
+    # body calling it is a fold of the table engine (columnar/folds.py)
+    segmented: Segmented | None = None
 
     @property
     def qualified(self) -> str:
@@ -141,11 +166,12 @@ def builtin(
     row_map: str | None = None,
     needs: tuple[str, ...] = (),
     extra: str | None = None,
+    segmented: Segmented | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register a Python function as a PTC builtin (`pure`, `column_op`, `inline`, `stage`,
     `vector_result`, `consumes`, `shapes`, `boolean`, `int_result`, `comparison`, `step`,
-    `group_read`, `row_map`: its fast forms and what the compiler may assume of its value, see
-    Builtin). `boolean` is true by
+    `group_read`, `row_map`, `segmented`: its fast forms and what the compiler may assume of its
+    value; `needs`, `extra`: the modules it imports, see Builtin). `boolean` is true by
     default for a predicate of clojure.core, clojure.string or clojure.set (a name ending in ?).
 
     Its `__qualname__` becomes `ptc:<name>` so that Python's own arity errors
@@ -162,7 +188,7 @@ def builtin(
         predicate = name.endswith("?") and ns in ("core", "clojure.string", "clojure.set")
         b = Builtin(name, ns, fn, arglists, doc, category, examples, pure, column_op, inline, stage, vector_result,
                     consumes, shapes, predicate if boolean is None else boolean, int_result, comparison, step,
-                    group_read, row_map, needs, extra)
+                    group_read, row_map, needs, extra, segmented)
         key = b.qualified
         if key in REGISTRY:
             raise ValueError(f"builtin {key} registered twice")
@@ -177,12 +203,23 @@ def builtin(
 
 
 def alias(name: str, target: str, ns: str = "core") -> None:
-    """Register another name for an existing builtin (e.g. `clojure.string/includes?`)."""
+    """Register another name for an existing builtin (e.g. `clojure.math/floor` for `Math/floor`):
+    its examples are the target's that call it, calling it by the new name."""
     b = REGISTRY[target]
-    examples = tuple((src.replace(f"({target} ", f"({name} ", 1), expected) for src, expected in b.examples
-                     if src.startswith(f"({target} "))
-    new = replace(b, name=name, ns=ns, doc=b.doc + f" (same as `{target}`)", examples=examples)
-    REGISTRY[new.qualified] = new
+    new = replace(b, name=name, ns=ns, doc=b.doc + f" (same as `{target}`)")
+    call = re.compile(rf"\({re.escape(target)}(?=[\s)])")
+    examples = tuple((call.sub(lambda _: "(" + new.qualified, src), expected)
+                     for src, expected in b.examples if call.search(src))
+    REGISTRY[new.qualified] = replace(new, examples=examples)
+
+
+def names_heavy_namespace(source: str) -> bool:
+    """Whether program text may name a builtin that needs modules (`stats/median`, a require of
+    fastmath.stats): a process that will run it imports them first (isolation's zygote). A
+    word test, not an analysis: a false yes costs one import per process, never a wrong answer."""
+    heavy = {b.ns for b in REGISTRY.values() if b.needs}
+    names = [a for a, ns in NS_ALIASES.items() if ns in heavy] + [lib for lib, ns in LIBRARIES.items() if ns in heavy]
+    return any(re.search(rf"(?<![\w.*+!?<>=-]){re.escape(name)}[/\s\]]", source) for name in names)
 
 
 _READY: set[str] = set()  # modules `prepare` has imported
