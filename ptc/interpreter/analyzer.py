@@ -307,18 +307,22 @@ class Analyzer:
         from .registry import NS_ALIASES
 
         if ns in NS_ALIASES:
+            from .lib.interop import constant_names
+
             canonical = NS_ALIASES[ns]
-            pool = [k.split("/", 1)[1] for k in REGISTRY if k.startswith(canonical + "/")]
+            pool = [k.split("/", 1)[1] for k in REGISTRY if k.startswith(canonical + "/")] + constant_names(canonical)
             close = suggest(name, pool)
             hint = f"did you mean {ns}/{close[0]}?" if close else None
+            if canonical == "Math" and f"clojure.math/{name}" in REGISTRY:  # math/floor-div without the require
+                hint = f"{ns}/ is Java's Math; for clojure.math/{name} write (require '[clojure.math :as {ns}]) first"
             raise _err(s, f"Unable to resolve symbol: {full}", hint=hint)
         dialect = namespace_hint(ns, name, names.data, names.tools)
         if dialect is not None:
             raise _err(s, f"namespace {ns} is not available in PTC-Lisp", hint=dialect)
         raise _err(s, f"namespace {ns} is not available in PTC-Lisp (Java interop is not supported)",
-                   hint="namespaces: clojure.string (str), clojure.set (set), clojure.walk, Math, Integer, Long, "
-                        "Double, Boolean, Character, String, System, LocalDate, LocalDateTime, Instant, Duration, "
-                        "ChronoUnit, clojure.lang.PersistentQueue (EMPTY), data, tool")
+                   hint="namespaces: clojure.string (str), clojure.set (set), clojure.walk, clojure.math, Math, "
+                        "Integer, Long, Double, Boolean, Character, String, System, LocalDate, LocalDateTime, "
+                        "Instant, Duration, ChronoUnit, clojure.lang.PersistentQueue (EMPTY), data, tool")
 
     # -- lists ----------------------------------------------------------------------------
 

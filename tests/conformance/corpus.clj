@@ -2139,3 +2139,54 @@ Long/MIN_VALUE
     (let [next-nodes (remove seen (get {:a [:b :c] :b [:d] :c [:d :e] :d [:f] :e [] :f []} n))]
       (recur (into (pop q) next-nodes) (into seen next-nodes) (conj order n)))
     order))
+
+;; == clojure.math ==
+clojure.math/PI
+clojure.math/E
+[(clojure.math/sin 0) (clojure.math/cos 0) (clojure.math/tan 0) (clojure.math/asin 1) (clojure.math/acos 1) (clojure.math/atan 1)]
+[(clojure.math/atan2 1 1) (clojure.math/atan2 0 -1) (clojure.math/sinh 0) (clojure.math/cosh 0) (clojure.math/tanh 0)]
+[(clojure.math/exp 0) (clojure.math/exp 1) (clojure.math/expm1 0)]
+[(clojure.math/log 1) (clojure.math/log clojure.math/E) (clojure.math/log 0) (NaN? (clojure.math/log -1))]
+[(clojure.math/log10 1000) (clojure.math/log10 0.001) (clojure.math/log1p 0)]
+[(clojure.math/sqrt 16) (clojure.math/sqrt 2) (NaN? (clojure.math/sqrt -1)) (clojure.math/sqrt 0)]
+[(clojure.math/cbrt 27) (clojure.math/cbrt -8) (clojure.math/cbrt 2)]
+[(clojure.math/pow 2 10) (clojure.math/pow 2 0.5) (clojure.math/pow 2 -1) (clojure.math/pow 10 400) (clojure.math/pow 0 0)]
+[(clojure.math/floor 2.7) (clojure.math/floor -2.5) (clojure.math/floor 3) (clojure.math/floor -0.5)]
+[(clojure.math/ceil 2.1) (clojure.math/ceil -2.1) (clojure.math/ceil -0.5) (clojure.math/ceil 4)]
+[(clojure.math/rint 2.5) (clojure.math/rint 3.5) (clojure.math/rint -2.5) (clojure.math/rint 2.4)]
+[(clojure.math/round 2.5) (clojure.math/round -2.5) (clojure.math/round 2.4) (clojure.math/round -0.5) (clojure.math/round 0.5)]
+[(clojure.math/round 0.49999999999999994) (clojure.math/round ##NaN) (clojure.math/round ##Inf) (clojure.math/round ##-Inf)]
+[(clojure.math/round 1e20) (clojure.math/round -1e20) (clojure.math/round 3) (clojure.math/round 9007199254740993)]
+(integer? (clojure.math/round 2.5))
+[(clojure.math/floor-div -7 2) (clojure.math/floor-div 7 -2) (clojure.math/floor-div 7 2) (clojure.math/floor-div 7.9 2)]
+[(clojure.math/floor-mod -7 2) (clojure.math/floor-mod 7 -2) (clojure.math/floor-mod 7 2) (clojure.math/floor-mod -7.5 2)]
+[(clojure.math/signum -5) (clojure.math/signum 0) (clojure.math/signum 2.5) (clojure.math/signum -0.0)]
+[(clojure.math/hypot 3 4) (clojure.math/hypot 1e300 1e300)]
+[(clojure.math/to-radians 180) (clojure.math/to-degrees clojure.math/PI) (clojure.math/to-radians 90)]
+[(clojure.math/IEEE-remainder 10 3) (clojure.math/IEEE-remainder 11 3) (clojure.math/IEEE-remainder 5 2)]
+[(clojure.math/copy-sign 3 -1) (clojure.math/copy-sign -2.5 1) (clojure.math/copy-sign 1 -0.0)]
+[(clojure.math/next-up 1.0) (clojure.math/next-down 1.0) (clojure.math/next-up 0.0)]
+[(clojure.math/next-after 1.0 2) (clojure.math/next-after 1.0 0) (clojure.math/next-after 1.0 1.0) (clojure.math/next-after 0.0 -1)]
+[(clojure.math/ulp 1.0) (clojure.math/ulp 0.0) (clojure.math/ulp ##Inf)]
+[(clojure.math/get-exponent 8.0) (clojure.math/get-exponent 1) (clojure.math/get-exponent 0.0) (clojure.math/get-exponent ##Inf)]
+[(clojure.math/scalb 3 4) (clojure.math/scalb 1.0 -1.5) (clojure.math/scalb 1.0 2000) (clojure.math/scalb 1.0 -2000)]
+[(clojure.math/add-exact 2 3) (clojure.math/subtract-exact 2 3) (clojure.math/multiply-exact 4 3)]
+[(clojure.math/increment-exact 4) (clojure.math/decrement-exact 4) (clojure.math/negate-exact 4)]
+[(clojure.math/add-exact 2.7 3.9) (clojure.math/multiply-exact 2.5 2) (clojure.math/increment-exact -1.5)]
+(double? (clojure.math/random))
+(do (require '[clojure.math :as math]) [(math/floor-div 7 2) (math/sqrt 9) math/PI (math/round 2.5)])
+(do (require '[clojure.math :as m]) (map m/floor [1.5 -1.5]))
+(do (require '[clojure.math :refer [floor-div round]]) [(floor-div 9 2) (round 2.5)])
+(map clojure.math/sqrt [1 4 9])
+[(Math/sqrt 16) (Math/floorDiv -7 2) (Math/round 2.5)]
+
+;; == errors ==
+(clojure.math/floor-div 1 0)
+(clojure.math/floor-mod 1 0)
+(clojure.math/add-exact Long/MAX_VALUE 1)
+(clojure.math/negate-exact Long/MIN_VALUE)
+(clojure.math/multiply-exact Long/MAX_VALUE 2)
+(clojure.math/sqrt "x")
+(clojure.math/round nil)
+(clojure.math/floor-div 1)
+(clojure.math/nope 1)

@@ -15,7 +15,8 @@ fixture:
 
 All entries are evaluated in ONE JVM (startup is slow): the sources are written to an
 EDN vector, a driver script reads each with `read-string`, `eval`s it (with
-clojure.string aliased as `str` and clojure.set as `set`), renders the value with
+clojure.string aliased as `str` and clojure.set as `set`, and clojure.math loaded, as in
+PTC-Lisp), renders the value with
 `pr-str` (which realizes lazy seqs) and writes one JSON line per entry. A Throwable
 becomes `{"ok": false, "error": "<exception class>"}`.
 
@@ -217,6 +218,7 @@ DRIVER = r"""
 (ns user)
 (require '[clojure.string :as str])
 (require '[clojure.set :as set])
+(require 'clojure.math)
 (require '[clojure.java.io :as io])
 
 (defn- jstr [^String s]

@@ -1,10 +1,12 @@
 """Regenerate tests/conformance/clojure_publics.json: the public names of clojure.core,
-clojure.string and clojure.set, from real Clojure (1.11, like the conformance corpus).
+clojure.string, clojure.set, clojure.math and clojure.walk, from real Clojure (1.11, like
+the conformance corpus).
 
 Usage:  python tests/conformance/publics.py [--clojure CMD]
 
 The compact system prompt says "Clojure's library, with these differences"; the test that
-every PTC-Lisp builtin is covered by what that prompt says checks names against this list.
+every PTC-Lisp builtin is covered by what that prompt says checks names against this list;
+tests/lib/test_clojure_math.py checks that clojure.math is whole.
 """
 
 from __future__ import annotations
@@ -17,9 +19,9 @@ import tempfile
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parent / "clojure_publics.json"
-NAMESPACES = ("clojure.core", "clojure.string", "clojure.set")
+NAMESPACES = ("clojure.core", "clojure.string", "clojure.set", "clojure.math", "clojure.walk")
 DRIVER = """
-(require 'clojure.string 'clojure.set)
+(require 'clojure.string 'clojure.set 'clojure.math 'clojure.walk)
 (println (clojure-version))
 (doseq [ns '[%s]]
   (println (str ns " " (clojure.string/join " " (sort (map str (keys (ns-publics ns))))))))

@@ -15,6 +15,7 @@ from . import (  # noqa: F401
     set,
     regex,
     interop,
+    clojure_math,
     methods,
     java_time,
     walk,

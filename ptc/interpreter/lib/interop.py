@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+import struct
 from typing import Any, Callable
 
 from ..context import rng
@@ -27,6 +28,8 @@ _MAX64 = (1 << 63) - 1
 CONSTANTS: dict[str, Any] = {
     "Math/PI": math.pi,
     "Math/E": math.e,
+    "math/PI": math.pi,  # clojure.math/PI (and math/PI, its usual alias)
+    "math/E": math.e,
     "Integer/MAX_VALUE": 2147483647,
     "Integer/MIN_VALUE": -2147483648,
     "Long/MAX_VALUE": _MAX64,
@@ -50,6 +53,13 @@ def constant(ns: str, name: str) -> Any:
     key = f"{cls}/{name}"
     found = CONSTANTS.get(key)
     return found if found is not None else TIME_CONSTANTS.get(key)
+
+
+def constant_names(cls: str) -> list[str]:
+    """The static fields of a class (Locale -> ENGLISH, US...), for the analyzer's suggestions."""
+    from .java_time import CONSTANTS as TIME_CONSTANTS
+
+    return [k.split("/", 1)[1] for k in (*CONSTANTS, *TIME_CONSTANTS) if k.startswith(cls + "/")]
 
 
 def _arg(who: str, x: Any) -> float:
@@ -131,12 +141,38 @@ _math1("rint", _rint, "The whole number (as a float) closest to a; ties go to th
        (("(Math/rint 2.5)", "2.0"),))
 _math1("sqrt", math.sqrt, "Square root (NaN for negative numbers).",
        (("(Math/sqrt 16)", "4.0"), ("(Math/sqrt 2)", "1.4142135623730951")), column_op="sqrt")
+def _words(x: float) -> tuple[int, int]:
+    bits = struct.unpack("<Q", struct.pack("<d", x))[0]
+    return bits >> 32, bits & 0xFFFFFFFF
+
+
+def _of_words(hi: int, lo: int) -> float:
+    return struct.unpack("<d", struct.pack("<Q", (hi << 32) | lo))[0]  # type: ignore[no-any-return]
+
+
+_CBRT = [_of_words(*w) for w in ((0x3FE15F15, 0xF15F15F1), (0xBFE691DE, 0x2532C834), (0x3FF6A0EA, 0x0EA0EA0F),
+                                 (0x3FF9B6DB, 0x6DB6DB6E), (0x3FD6DB6D, 0xB6DB6DB7))]  # 19/35 -864/1225 99/70 45/28 5/14
+
+
 def _cbrt(x: float) -> float:
-    if not math.isfinite(x) or x == 0:
+    """Java's Math.cbrt: fdlibm's cbrt, which StrictMath ports (libm's cbrt can differ in the last bit)."""
+    if x == 0 or not math.isfinite(x):
         return x
-    r = math.cbrt(x)
-    c = float(round(r))
-    return c if c * c * c == x else r
+    sign, x = math.copysign(1.0, x), abs(x)
+    if x < 2.2250738585072014e-308:  # subnormal: scale by 2**54 first
+        hi, lo = _words(x * 18014398509481984.0)
+        t = _of_words(hi // 3 + 696219795, lo)
+    else:
+        t = _of_words(_words(x)[0] // 3 + 715094163, 0)
+    c, d, e, f, g = _CBRT
+    r = t * t / x
+    s = c + r * t
+    t *= g + f / (s + e + d / s)
+    t = _of_words(_words(t)[0] + 1, 0)  # chopped to 20 bits, made larger than cbrt(x)
+    s = t * t
+    r = x / s
+    r = (r - t) / (t + t + r)  # one Newton step: within 0.667 ulps, the bits Java gives
+    return sign * (t + t * r)
 
 
 _math1("cbrt", _cbrt, "Cube root.", (("(Math/cbrt 27)", "3.0"),))
@@ -173,9 +209,14 @@ def math_round(a: Any) -> int:
         return 0
     if math.isinf(x):
         return _MAX64 if x > 0 else _MIN64
+    return max(_MIN64, min(_MAX64, half_up(x)))
+
+
+def half_up(x: float) -> int:
+    """The integer nearest the finite x, a half rounding up (x - floor(x) is exact, so 0.49999999999999994
+    rounds to 0, as Java's Math.round)."""
     f = math.floor(x)
-    r = f + 1 if x - f >= 0.5 else f
-    return max(_MIN64, min(_MAX64, r))
+    return f + 1 if x - f >= 0.5 else f
 
 
 @builtin("abs", column_op="abs", ns="Math", args="[a]", category="math", doc="Absolute value (integers stay integers).",
@@ -389,6 +430,24 @@ _math1("ulp", _ulp, "The distance from a to the next float up in magnitude.", ((
 _math1("nextUp", lambda x: math.nextafter(x, _INF), "The next float above a.", (("(Math/nextUp 1.0)", "1.0000000000000002"),))
 _math1("nextDown", lambda x: math.nextafter(x, -_INF), "The next float below a.",
        (("(Math/nextDown 1.0)", "0.9999999999999999"),))
+
+
+@builtin("nextAfter", ns="Math", args="[start direction]", category="math",
+         doc="The float next to start toward direction (direction itself when they are equal).",
+         ex=(("(Math/nextAfter 1.0 2.0)", "1.0000000000000002"), ("(Math/nextAfter 1.0 0)", "0.9999999999999999")))
+def math_next_after(start: Any, direction: Any) -> float:
+    return math.nextafter(_arg("Math/nextAfter", start), _arg("Math/nextAfter", direction))
+
+
+@builtin("scalb", ns="Math", args="[d scale-factor]", category="math",
+         doc="d times 2 to the power of the integer scale-factor, rounded once (##Inf past the largest float).",
+         ex=(("(Math/scalb 3.0 4)", "48.0"), ("(Math/scalb 1.0 -1)", "0.5")))
+def math_scalb(d: Any, scale_factor: Any) -> float:
+    x, n = _arg("Math/scalb", d), _int_arg("Math/scalb", scale_factor)
+    try:
+        return math.ldexp(x, max(-2200, min(2200, n)))  # past +-2200 every float is 0 or infinite
+    except OverflowError:
+        return math.copysign(_INF, x)
 
 
 @builtin("getExponent", ns="Math", args="[a]", category="math", doc="The unbiased binary exponent of a.",
