@@ -36,3 +36,14 @@ def test_docs_reference_is_generated_from_the_registry() -> None:
     path = ROOT / "docs" / "reference.md"
     assert path.read_text() == markdown_reference(), \
         "docs/reference.md is stale: python -m ptc.interpreter.reference > docs/reference.md"
+
+
+@pytest.mark.parametrize("ns, page", [("stats", "stats.md")])
+def test_a_library_page_holds_its_generated_function_list(ns: str, page: str) -> None:
+    from ptc.interpreter.reference import library_markdown
+
+    text = (ROOT / "docs" / page).read_text()
+    start = f"<!-- generated: python -m ptc.interpreter.reference --library {ns} -->\n\n"
+    assert start in text and text.endswith("<!-- end of generated -->\n"), page
+    generated = text.split(start, 1)[1].removesuffix("<!-- end of generated -->\n")
+    assert generated == library_markdown(ns), f"docs/{page} is stale: regenerate its list ({start.strip()})"

@@ -12,7 +12,7 @@ from typing import Any, Literal, Mapping
 
 from ..interpreter.printer import sample_text, type_label
 from ..interpreter.table import Table
-from ..interpreter.reference import prompt_reference
+from ..interpreter.reference import PTC_AGGREGATES, prompt_reference
 
 PromptProfile = Literal["default", "compact"]
 PROFILES: tuple[str, ...] = ("default", "compact")
@@ -20,8 +20,7 @@ PROFILES: tuple[str, ...] = ("default", "compact")
 INTRO = """\
 You solve the user's mission by writing PTC-Lisp programs. PTC-Lisp is a safe subset of
 Clojure that runs in a sandbox: no atoms, no eval, no I/O except println; Java interop only
-for the common String, Math and java.time methods.
-Each reply must contain exactly one ```clojure code block; it runs, and you see its results."""
+for the common String, Math and java.time methods."""
 
 CALL_RULE = "- Call tools as (tool/name {:arg value}) or (tool/name arg1 arg2); read input data as data/name."
 STRING_VALUES = '  String values stay strings: compare with "paid", not :paid.'
@@ -36,14 +35,14 @@ HABITS_RULE = ("- Not Python/JS: (count xs) not len, nil not None, (:k m) not m.
 
 CHART_RULE = """\
 - A chart answer: (return (chart/bar rows :x-key :y-key {:title "..."})); also chart/line chart/area
-  chart/scatter (chart/histogram rows :key) chart/spec (a Vega-Lite map, inline data)."""
+  chart/scatter (chart/histogram rows :key) chart/spec (Vega-Lite)."""
 
 RULE_LIST = f"""\
 Rules:
 {CALL_RULE}
-- (def name value) and (defn name [args] ...) keep values for your next programs; plain
-  let-bindings are forgotten when the program ends. Use defined names directly next time.
-- See values with (prn x) (strings keep quotes) or println; output is shown to you.
+- (def name value) and (defn name [args] ...) keep values for your next programs (use the names
+  directly); let-bindings end with the program.
+- See values with (prn x) (strings keep quotes) or println: you are shown the output.
 {DATA_RULE}
 {HABITS_RULE}
 - When you have the answer, call (return value). If the mission is impossible, call (fail "why").
@@ -53,9 +52,8 @@ Rules:
 RULES = f"{INTRO}\n\n{RULE_LIST}"
 
 COMPACT_INTRO = """\
-You solve the user's mission by writing PTC-Lisp programs: Clojure 1.11 (clojure.core,
-clojure.string as str/, clojure.set as set/) in a sandbox, with the differences below.
-Each reply must contain exactly one ```clojure code block; it runs, and you see its results."""
+You solve the user's mission by writing PTC-Lisp programs: Clojure 1.11 (clojure.core, clojure.string
+as str/, clojure.set as set/, clojure.walk, clojure.math) in a sandbox, with the differences below."""
 
 # Clojure names PTC-Lisp does not have, by kind (a program using one gets an error saying so).
 # The commonest only: a program using any other gets an error giving the reason (unsupported.py).
@@ -67,12 +65,9 @@ UNAVAILABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 JAVA_INTEROP = """\
 Java interop: common methods and statics of String, Character, Math, Integer, Long, Double, Boolean,
-System, LocalDate, LocalDateTime, Instant, Duration, ChronoUnit: (.toUpperCase s) (Math/sqrt x)
-(.plusDays (LocalDate/parse "2026-03-14") 30). Type hints are ignored."""
-PTC_ONLY = """\
-PTC only (besides return and fail): (sum-by k rows) (avg-by k rows) (min-by k rows) (max-by k rows)
-(skip nils; min-by/max-by give the row); (pluck k rows); row predicates (where :k) (where :k op v),
-op := :not= :> :< :>= :<= :in :not-in :contains :starts-with :ends-with, combined by all-of any-of none-of."""
+System, LocalDate, LocalDateTime, LocalTime, Instant, Duration, ChronoUnit, DateTimeFormatter, Locale:
+(.toUpperCase s) (.format d (DateTimeFormatter/ofPattern "MM/dd/yyyy"))."""
+PTC_ONLY = PTC_AGGREGATES
 
 
 def compact_reference() -> str:
@@ -81,13 +76,13 @@ def compact_reference() -> str:
     from ..interpreter.registry import REGISTRY, load_library
 
     load_library()
-    walk = sorted(b.name for b in REGISTRY.values() if b.ns == "clojure.walk")
     return "\n".join([
         "Not available: " + "; ".join(f"{kind}: {' '.join(names)}" for kind, names in UNAVAILABLE) + ".",
-        "Numbers: no ratios, (/ 10 4) is 2.5. A character is a one-character string.",
+        "Numbers: no ratios, (/ 10 4) is 2.5; (round x 2) to 2 digits. A character is a one-character string.",
         JAVA_INTEROP,
-        "clojure.walk/ " + " ".join(walk),
         PTC_ONLY,
+        "Libraries: stats/ (statistics) ml/ (scikit-learn models); (dir stats) lists one, (doc f) explains, "
+        "(find-doc \"text\") searches.",
     ])
 
 

@@ -244,6 +244,9 @@ class Analyzer:
         refused = _unsupported(s, name)
         if refused is not None:
             raise refused
+        home = _library_home(name)
+        if home is not None:
+            raise _err(s, f"Unable to resolve symbol: {name}", hint=f"did you mean {home}?")
         foreign = foreign_hint(name, names.data, names.tools)
         if foreign is not None:
             raise _err(s, f"Unable to resolve symbol: {name}", hint=foreign)
@@ -311,7 +314,10 @@ class Analyzer:
 
             canonical = NS_ALIASES[ns]
             pool = [k.split("/", 1)[1] for k in REGISTRY if k.startswith(canonical + "/")] + constant_names(canonical)
-            close = suggest(name, pool)
+            from .idioms import PYTHON_NAMES
+
+            alt = PYTHON_NAMES.get(name, name.replace("_", "-"))
+            close = [alt] if alt in pool else suggest(name, pool)
             hint = f"did you mean {ns}/{close[0]}?" if close else None
             if canonical == "Math" and f"clojure.math/{name}" in REGISTRY:  # math/floor-div without the require
                 hint = f"{ns}/ is Java's Math; for clojure.math/{name} write (require '[clojure.math :as {ns}]) first"
@@ -322,7 +328,8 @@ class Analyzer:
         raise _err(s, f"namespace {ns} is not available in PTC-Lisp (Java interop is not supported)",
                    hint="namespaces: clojure.string (str), clojure.set (set), clojure.walk, clojure.math, Math, "
                         "Integer, Long, Double, Boolean, Character, String, System, LocalDate, LocalDateTime, "
-                        "Instant, Duration, ChronoUnit, clojure.lang.PersistentQueue (EMPTY), data, tool")
+                        "LocalTime, Instant, Duration, ChronoUnit, DateTimeFormatter, Locale, "
+                        "clojure.lang.PersistentQueue (EMPTY), data, tool")
 
     # -- lists ----------------------------------------------------------------------------
 
@@ -1304,6 +1311,80 @@ def _require_spec(a: Analyzer, spec: Any) -> None:
                 a.st.refers[x.name] = target  # type: ignore[union-attr]
         else:
             raise _err(key, f"require: unsupported option {_show(key)} for {lib.full}", hint="use :as or :refer [names]")
+
+
+def _library_home(name: str) -> str | None:
+    """The library function a bare or dotted name means (median, np.median, scipy.stats.ttest_ind,
+    train_test_split): `stats/median`, `stats/t-test-two-samples`, `ml/train-test-split`."""
+    from .idioms import PYTHON_NAMES
+
+    last = name.rsplit(".", 1)[-1]
+    wanted = {last, last.replace("_", "-"), PYTHON_NAMES.get(last, last)}
+    homes = sorted(b.qualified for b in REGISTRY.values()
+                   if b.name in wanted and b.ns not in ("core", "clojure.string", "clojure.set") and b.ns[:1].islower())
+    return homes[0] if homes else None
+
+
+def _printed(f: Coll, text: str) -> n.Node:
+    """(println text), whose value is nil: what the documentation forms compile to."""
+    return n.Call(f.line, f.col, n.BuiltinRef(f.line, f.col, REGISTRY["println"]), [n.Const(f.line, f.col, text)])
+
+
+@special("doc", "(doc name)",
+         "Prints the documentation of a function, special form, tool or def: its arglists, what it does (a library "
+         "function says which Python function's answer it gives) and an example. nil.", category="documentation",
+         ex=(("(doc stats/median)", "nil"),))
+def _doc(a: Analyzer, f: Coll, env: _Env, tail: bool) -> n.Node:
+    from .reference import doc_text
+
+    _arity_check(f, 1, 1, "(doc name)")
+    target = f.items[1]
+    if not isinstance(target, Sym):
+        raise _err(target, "doc takes a name, such as (doc stats/median)", hint="(find-doc \"text\") searches")
+    if target.ns is None and target.name in SPECIAL_FORMS and env.lookup(target.name) is None:
+        return _printed(f, doc_text(SPECIAL_FORMS[target.name]))
+    node = a.symbol(target, env)
+    if type(node) is n.BuiltinRef:
+        return _printed(f, doc_text(node.builtin))  # type: ignore[attr-defined]
+    if type(node) is n.ToolRef:
+        return a._rt("tool_doc", [n.Const(f.line, f.col, node.name)], f)  # type: ignore[attr-defined]
+    return a._rt("doc_of", [n.Const(f.line, f.col, target.full), node], f)
+
+
+@special("find-doc", "(find-doc text)",
+         "Prints each function whose name or documentation holds text (a string, any case, or a regex), one line "
+         "each, names first: the way to find the function for a task, e.g. (find-doc \"quantile\"). nil.",
+         category="documentation", ex=(('(find-doc "interquartile")', "nil"),))
+def _find_doc(a: Analyzer, f: Coll, env: _Env, tail: bool) -> n.Node:
+    from .reference import find_doc
+
+    _arity_check(f, 1, 1, '(find-doc "text")')
+    arg = f.items[1]
+    if isinstance(arg, Lit) and type(arg.value) is str:
+        text = arg.value.lower()
+        return _printed(f, find_doc(lambda s: text in s.lower()))
+    if isinstance(arg, RegexLit):
+        rx = a._regex(arg).compiled.rx
+        return _printed(f, find_doc(lambda s: rx.search(s) is not None))
+    raise _err(arg, "find-doc takes a string or a regex literal, such as (find-doc \"median\")")
+
+
+@special("dir", "(dir namespace)",
+         "Prints the names of a library's functions, one per line: (dir stats), (dir str), (dir clojure.math), "
+         "(dir chart), or an alias made by require. nil.", category="documentation", ex=(("(dir clojure.walk)", "nil"),))
+def _dir(a: Analyzer, f: Coll, env: _Env, tail: bool) -> n.Node:
+    from .reference import namespace_names
+    from .registry import LIBRARIES, NS_ALIASES
+
+    _arity_check(f, 1, 1, "(dir namespace)")
+    t = f.items[1]
+    name = t.full if isinstance(t, Sym) else None
+    name = a.st.aliases.get(name, name) if name is not None else None
+    canonical = NS_ALIASES.get(name) or LIBRARIES.get(name) if name is not None else None  # type: ignore[arg-type]
+    if canonical is None:
+        known = sorted({ns for ns in NS_ALIASES.values() if namespace_names(ns)})
+        raise _err(t, f"dir lists a library's functions; {_show(t)} is not one", hint="libraries: " + " ".join(known))
+    return _printed(f, "\n".join(namespace_names(canonical)))
 
 
 @special("require", "(require '[lib :as alias :refer [names]]*)",

@@ -104,8 +104,32 @@ def foreign_hint(name: str, data: Iterable[str] = (), tools: Iterable[str] = ())
     return None
 
 
+# numpy's, pandas', scipy's and scikit-learn's names whose PTC-Lisp function has another name
+# (the analyzer looks up a name as it is, and kebab-cased, among the library's functions first)
+PYTHON_NAMES: dict[str, str] = {
+    "std": "stddev", "nanstd": "stddev", "var": "variance", "nanvar": "variance", "average": "mean",
+    "nanmean": "mean", "nanmedian": "median", "skew": "skewness", "kurt": "kurtosis", "gmean": "geometric-mean",
+    "hmean": "harmonic-mean", "rankdata": "rank", "zscore": "standardize", "cov": "covariance",
+    "corr": "correlation", "corrcoef": "correlation", "pearsonr": "correlation-test", "spearmanr": "correlation-test",
+    "kendalltau": "correlation-test", "ttest_1samp": "t-test-one-sample", "ttest_ind": "t-test-two-samples",
+    "ttest_rel": "t-test-two-samples", "chi2_contingency": "chisq-test", "chisquare": "chisq-test",
+    "crosstab": "contingency-table", "f_oneway": "one-way-anova-test", "shapiro": "shapiro-wilk-test",
+    "kstest": "ks-test-one-sample", "ks_2samp": "ks-test-two-samples", "normaltest": "normality-test",
+    "mannwhitneyu": "mann-whitney-u-test", "wilcoxon": "wilcoxon-test", "kruskal": "kruskal-test",
+    "levene": "levene-test", "binomtest": "binomial-test", "fisher_exact": "fisher-exact-test",
+    "linregress": "lm", "OLS": "lm", "ols": "lm", "polyfit": "lm", "r2_score": "r2", "mean_squared_error": "mse",
+    "root_mean_squared_error": "rmse", "mean_absolute_error": "mae", "ppf": "icdf", "pmf": "pdf",
+}
 # Clojure libraries PTC-Lisp does not have, whose functions it offers under other names.
-_LIBRARY_HINTS: dict[str, str] = {}
+_LIBRARY_HINTS: dict[str, str] = {
+    "kixi.stats.core": "its statistics are stats/ functions of a collection: (transduce (map :x) kixi/mean rows) "
+                       "is (stats/mean (map :x rows)); (require '[fastmath.stats :as s]) also works",
+    "incanter.stats": "its statistics are stats/ functions (fastmath.stats' names): (stats/mean xs), "
+                      "(stats/quantile xs 0.25), (stats/t-test-two-samples xs ys); see (dir stats)",
+    "tech.v3.datatype.functional": "its statistics are stats/ functions: (stats/mean xs), (stats/stddev xs), "
+                                   "(stats/percentiles xs [25 75]); see (dir stats)",
+    "tablecloth.api": "tables are vectors of maps: group-by, map and the stats/ functions do its work",
+}
 
 
 def library_hint(lib: str) -> str:

@@ -422,6 +422,23 @@ def _conj2(coll: Any, x: Any) -> Any:
 
 
 @rt
+def doc_of(name: str, value: Any) -> None:
+    """(doc f) of a def: its docstring, or what it is."""
+    text = getattr(value, "__doc__", None) if callable(value) else None
+    context.emit_print(f"-------------------------\n{name}\n  " +
+                       (text if isinstance(text, str) else f"a {v.type_name(value)} defined by the program"))
+
+
+@rt
+def tool_doc(name: str) -> None:
+    """(doc tool/x): the tool's signature and description, as the prompt shows them."""
+    tool = RT["_ctx"].tools.get(name)
+    sig = getattr(tool, "signature", None)
+    text = sig() if callable(sig) else (getattr(tool, "__doc__", None) or "a tool of the host").strip()
+    context.emit_print(f"-------------------------\ntool/{name}\n  {text}")
+
+
+@rt
 def lazy_seq(body: Callable[[], Any]) -> LazySeq:
     return linked([Body(body)])
 

@@ -154,30 +154,41 @@ def test_llm_query_tool() -> None:
     assert "great" in answers.requests[1][1]["content"]
 
 
-def test_system_prompt_lists_every_registered_function_and_no_unknown_one() -> None:
+def test_system_prompt_reaches_every_registered_function_and_names_no_unknown_one() -> None:
+    """Every function is named in the prompt, or is in a library the prompt names with the way to
+    list it ((dir stats)), or is a core variant the prompt says exists (transients, bit-*, +');
+    every name the function section lists exists."""
     import re
 
     from ptc.agent.prompt import JAVA_INTEROP
-    from ptc.interpreter.reference import all_names, is_java
+    from ptc.interpreter.reference import DISCOVERY, LIBRARY_LINES, _listed, all_names, is_java
     from ptc.interpreter.registry import REGISTRY
 
     prompt = ptc.Agent("x", llm=lambda m: "").system_prompt
-    assert JAVA_INTEROP in prompt  # the curated Java methods and statics, by class
+    assert JAVA_INTEROP in prompt and DISCOVERY in prompt
     for name in all_names():
         b = REGISTRY.get(name)
         if b is not None and is_java(b):
             assert b.ns == "core" or b.ns in JAVA_INTEROP, name
             continue
+        if b is not None and b.ns in LIBRARY_LINES:
+            assert f"(dir {b.ns})" in prompt, name
+            continue
+        if b is not None and b.ns == "core" and not _listed(b):
+            continue
         short = name.split("/")[-1]
-        assert short in prompt, name
+        assert re.search(rf"(?<![\w\-!?*/]){re.escape(short)}(?![\w\-!?*])", prompt), name
     # every word in the function section that looks like a function name exists
     section = prompt.split("## PTC-Lisp functions")[1].split("## Tools")[0].replace(JAVA_INTEROP, "")
+    section = section.replace(DISCOVERY, "")
     listed = set()
     for line in section.splitlines():
-        if ":" in line and not line.startswith("  ("):
+        if ":" in line and not line.startswith(("  (", "PTC only", "(min-by", ":in")):
             head, _, names = line.partition(": ")
-            prefix = head.split(" ")[0] if head.endswith("/") or "(alias" in head else ""
+            prefix = head.split(" ")[0] if head.split(" ")[0].endswith("/") or "(alias" in head else ""
             for n in names.split():
+                if n in ("...", "(dir") or n.startswith(("(", "all")) or n.endswith(")") or n.isdigit():
+                    continue
                 listed.add(f"{prefix.rstrip('/')}/{n}" if prefix else n)
     known = set(REGISTRY) | set(all_names())
     unknown = {n for n in listed if n not in known and n.split("/")[-1] not in known}

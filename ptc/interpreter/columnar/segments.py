@@ -51,10 +51,11 @@ class Segments:
                 np.bincount(self.ids, minlength=self.count).astype(np.int64)
         return self._sizes
 
-    def spread(self, per_segment: np.ndarray) -> np.ndarray:
-        """A value per segment, for each value: its segment's."""
+    def spread(self, per_segment: np.ndarray) -> Any:
+        """A value per segment, for each value: its segment's (one segment: its value, which
+        numpy broadcasts, the same arithmetic without the copy)."""
         if self.ids is None:
-            return np.full(len(self.values), per_segment[0])
+            return per_segment[0]
         return per_segment[self.ids]
 
     def sums(self, x: np.ndarray) -> np.ndarray:
@@ -77,10 +78,7 @@ class Segments:
             if self.count > 1:
                 np.cumsum(sizes[:-1], out=starts[1:])
             x = self.values + 0.0  # -0.0 as +0.0: equal values are equal bits, so ties may go in any order
-            if self.ids is not None:
-                x = x[stable_order(self.ids, self.count)]
-                context.check_deadline()
-            self._sorted = sort_within(x, starts, sizes), starts
+            self._sorted = sort_within(x, self.ids, starts, sizes), starts
         return self._sorted
 
 
@@ -101,16 +99,18 @@ def stable_order(codes: np.ndarray, count: int) -> np.ndarray:
 _SEGMENT_ROWS = 32  # values per segment on average from which each segment is sorted on its own
 
 
-def sort_within(values: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
-    """values (a copy, segments contiguous) with each segment sorted ascending: few large
-    segments one by one (sorts that fit in cache; the clock read every 256), many small ones by
-    one sort of all the values, then a stable one by segment."""
-    x = values
+def sort_within(x: np.ndarray, ids: np.ndarray | None, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """x (a copy, in row order; ids: each value's segment) with each segment's values together
+    and sorted ascending. Few large segments: put together by segment, then each sorted on its
+    own (sorts that fit in cache; the clock read every 256); many small ones: one sort of all
+    the values, then a stable one by segment (no Python call per segment)."""
     count = len(sizes)
-    if count == 1:
+    if ids is None:
         x.sort()
         return x
     if count * _SEGMENT_ROWS <= len(x):
+        x = x[stable_order(ids, count)]
+        context.check_deadline()
         for i, (s, n) in enumerate(zip(starts.tolist(), sizes.tolist())):
             x[s:s + n].sort()
             if (i & 255) == 255:
@@ -118,7 +118,6 @@ def sort_within(values: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np
         return x
     by_value = np.argsort(x)
     context.check_deadline()
-    ids = np.repeat(np.arange(count, dtype=np.int64), sizes)
     return x[by_value[stable_order(ids[by_value], count)]]
 
 

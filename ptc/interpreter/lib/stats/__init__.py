@@ -2,4 +2,4 @@
 statsmodels' and scikit-learn's definitions and defaults (docs/stats.md). Its functions
 register themselves here; numpy and scipy load only when a program names one of them."""
 
-from . import correlation, descriptive, distributions, regression, tests  # noqa: F401
+from . import descriptive, correlation, tests, distributions, regression  # noqa: F401  (the order of docs/stats.md)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import runtime_error
-from ...registry import Segmented
+from ...registry import Segmented, alias
 from ...values import MAP_TYPES, Keyword, map_items, make_map, vec
 from .entry import SCIPY, alpha_of, choice, kernel, keyword_map, options, sides, stat, value
 
@@ -68,13 +68,6 @@ def correlation(xs: Any, ys: Any) -> float | None:
     return _pearson(*_pairs(xs, ys, "stats/correlation"))
 
 
-@stat("pearson-correlation", args="[xs ys]", segmented=Segmented(2, kernel("correlation")),
-      doc="Pearson's r: the same as stats/correlation.",
-      ex=(("(stats/pearson-correlation [1 2 3] [1 2 4])", "0.9819805060619656"),))
-def pearson_correlation(xs: Any, ys: Any) -> float | None:
-    return _pearson(*_pairs(xs, ys, "stats/pearson-correlation"))
-
-
 @stat("spearman-correlation", args="[xs ys]", needs=SCIPY,
       doc="Spearman's rho, Pearson's r of the average ranks (pandas' corr(method='spearman'), "
           "scipy.stats.spearmanr's statistic).",
@@ -121,7 +114,7 @@ def _matrix(cols: Any, who: str, cell: Any) -> Any:
       doc="The correlation of every pair of columns (pandas' DataFrame.corr: pairwise-complete); columns: a "
           "vector of columns (gives a vector of rows) or a map of name to column (gives a map of maps); method "
           ":pearson (default) :spearman :kendall.",
-      ex=(("(stats/correlation-matrix [[1 2 3] [1 2 4]])", "[[1.0 0.9819805060619656] [0.9819805060619656 1.0]]"),
+      ex=(("(stats/correlation-matrix [[1 2 3] [1 2 4]])", "[[1.0 0.9819805060619659] [0.9819805060619659 1.0]]"),
           ("(get-in (stats/correlation-matrix {:a [1 2 3] :b [3 2 1]}) [:a :b])", "-1.0")))
 def correlation_matrix(cols: Any, method: Any = None) -> Any:
     who = "stats/correlation-matrix"
@@ -132,7 +125,7 @@ def correlation_matrix(cols: Any, method: Any = None) -> Any:
 @stat("covariance-matrix", args="[columns]",
       doc="The covariance (ddof 1) of every pair of columns, pairwise-complete (pandas' DataFrame.cov); "
           "columns as for stats/correlation-matrix.",
-      ex=(("(stats/covariance-matrix [[1 2 3] [1 2 4]])", "[[1.0 1.5] [1.5 2.3333333333333335]]"),))
+      ex=(("(stats/covariance-matrix [[1 2 3] [1 2 4]])", "[[1.0 1.5] [1.5 2.333333333333333]]"),))
 def covariance_matrix(cols: Any) -> Any:
     from ...columnar.segments import Segments
     from . import kernels
@@ -174,3 +167,6 @@ def correlation_test(xs: Any, ys: Any, opts: Any = None) -> Any:
     stat_ = value(r.statistic)
     return keyword_map([("r", stat_), ("stat", stat_), ("statistic", stat_), ("p-value", value(r.pvalue)),
                         ("n", len(x)), ("method", Keyword(method)), ("sides", Keyword(side)), *parts])
+
+
+alias("pearson-correlation", "stats/correlation", ns="stats")

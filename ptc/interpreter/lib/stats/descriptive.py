@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import runtime_error
-from ...registry import Segmented
+from ...registry import Segmented, alias
 from ...values import Keyword, vec
 from .entry import SCIPY, choice, floats, kernel, keyword_map, picked, stat, value
 
@@ -467,3 +467,5 @@ def histogram(xs: Any, bins: Any = 10) -> Any:
         ("bins-maps", vec(keyword_map([("min", e[i]), ("max", e[i + 1]), ("count", c[i])]) for i in range(len(c)))),
     ])
 
+
+alias("zscore", "stats/standardize", ns="stats")

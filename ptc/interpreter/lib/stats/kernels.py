@@ -39,12 +39,30 @@ def _undefined_where(out: np.ndarray, where: np.ndarray) -> np.ndarray:
     return out
 
 
+def _centred(s: Segments, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """x's deviations from its segment's mean, and each segment's sum of them (what rounding
+    left in the mean, which the corrected two-pass formulas take out)."""
+    d = x - s.spread(s.means(x))
+    return d, s.sums(d)
+
+
+def _products(s: Segments, a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """Each segment's sum of products of two centred columns by Chan, Golub and LeVeque's
+    corrected two-pass formula: the deviations' sum of products less the product of their sums over n."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return s.sums(a[0] * b[0]) - np.nan_to_num(a[1] * b[1] / s.sizes)
+
+
+def _squares(s: Segments, x: np.ndarray) -> np.ndarray:
+    c = _centred(s, x)
+    return _products(s, c, c)
+
+
 def variance(s: Segments, ddof: int = 1) -> np.ndarray:
     """pandas' Series.var(ddof): NaN for ddof values or fewer."""
-    d = deviations(s)
     n = s.sizes
     with np.errstate(invalid="ignore", divide="ignore"):
-        return _undefined_where(s.sums(d * d) / (n - ddof), n <= ddof)
+        return _undefined_where(_squares(s, s.values) / (n - ddof), n <= ddof)
 
 
 def stddev(s: Segments, ddof: int = 1) -> np.ndarray:
@@ -96,21 +114,20 @@ def kurtosis(s: Segments, kind: str = "G2") -> np.ndarray:
 def covariance(s: Segments) -> np.ndarray:
     """pandas' Series.cov (ddof 1) of the values and the paired column."""
     assert s.second is not None
-    dx, dy = deviations(s), deviations(s, s.second)
     n = s.sizes
     with np.errstate(invalid="ignore", divide="ignore"):
-        return _undefined_where(s.sums(dx * dy) / (n - 1), n < 2)
+        return _undefined_where(_products(s, _centred(s, s.values), _centred(s, s.second)) / (n - 1), n < 2)
 
 
 def correlation(s: Segments) -> np.ndarray:
     """Pearson's r of the values and the paired column (pandas' Series.corr), in [-1, 1];
     NaN below 2 pairs or when either has no spread."""
     assert s.second is not None
-    dx, dy = deviations(s), deviations(s, s.second)
-    sxx, syy = s.sums(dx * dx), s.sums(dy * dy)
+    cx, cy = _centred(s, s.values), _centred(s, s.second)
+    sxx, syy = _products(s, cx, cx), _products(s, cy, cy)
     with np.errstate(invalid="ignore", divide="ignore"):
-        r = s.sums(dx * dy) / np.sqrt(sxx * syy)
-    return _undefined_where(np.clip(r, -1.0, 1.0), (s.sizes < 2) | (sxx == 0) | (syy == 0))
+        r = _products(s, cx, cy) / np.sqrt(sxx * syy)
+    return _undefined_where(np.clip(r, -1.0, 1.0), (s.sizes < 2) | (sxx <= 0) | (syy <= 0))
 
 
 # -- order statistics --------------------------------------------------------------------------

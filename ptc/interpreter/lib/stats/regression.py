@@ -1,4 +1,4 @@
-"""stats/: ordinary least squares as statsmodels reports it, and the error metrics of a fit.
+"""stats/: regression and the errors of a fit: ordinary least squares as statsmodels reports it.
 
 `(stats/lm ys xss)` fits y = b0 + b . x with an intercept, as statsmodels'
 `OLS(y, add_constant(X)).fit()` does (its pseudo-inverse: a rank-deficient design still fits),

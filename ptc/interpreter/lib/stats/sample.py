@@ -204,7 +204,13 @@ def matrix(rows: Any, who: str, what: str = "the predictors") -> tuple[np.ndarra
                                         hint="every row needs one value per predictor")
                 out.append(row)
             context.check_size(len(out) * (width or 0), f"{who}'s {what}")
-            x = of_column([v for row in out for v in row], who).reshape(len(out), width or 0)
+            flat = [v for row in out for v in row]
+            if not set(map(type, flat)) <= {int, float, type(None)}:
+                i, bad = next((i, v) for i, v in enumerate(flat) if type(v) not in (int, float, type(None)))
+                raise runtime_error(f"{who}: row {i // width + 1} of {what} holds {type_name(bad)} {short(bad)}",
+                                    hint=f"every value of {what} is a number: make a category one first, "
+                                         'e.g. (if (= (:sex r) "male") 1 0)')
+            x = of_column(flat, who).reshape(len(out), width or 0)
     bad = np.isnan(x).any(axis=1)
     if bad.any():
         raise runtime_error(f"{who}: {int(bad.sum())} of {len(x)} rows of {what} hold nil or NaN",
