@@ -41,3 +41,32 @@ def test_optional_extras_are_declared() -> None:
     for heavy in ("ray", "matplotlib", "psycopg", "opentelemetry", "vl-convert", "altair", "ipython", "nbclient",
                   "pyarrow", "openpyxl", "pandas", "polars", "duckdb"):
         assert heavy not in core  # extras install only what they need
+
+
+# Binary files the tree may hold: images of the docs and the bundled example data, nothing else
+# (a wheel or an archive committed by accident is caught here; 678f4ec committed seven wheels).
+ALLOWED_BINARIES = {"docs/": (".png",), "ptc/examples/data/": (".parquet", ".xlsx", ".sqlite", ".duckdb")}
+
+
+def test_no_binary_file_lands_in_the_tree_outside_the_data_folders() -> None:
+    import codecs
+    import shutil
+
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        import pytest
+
+        pytest.skip("not a git checkout")
+    files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout.split(b"\0")
+    binaries = []
+    for raw in filter(None, files):
+        name = raw.decode()
+        data = (ROOT / name).read_bytes()[:65536]
+        if b"\0" not in data:
+            try:  # a prefix: a character cut at its end is not an error
+                codecs.getincrementaldecoder("utf-8")().decode(data, final=False)
+                continue
+            except UnicodeDecodeError:
+                pass
+        if not any(name.startswith(folder) and name.endswith(suffixes) for folder, suffixes in ALLOWED_BINARIES.items()):
+            binaries.append(name)
+    assert not binaries, f"binary files outside {sorted(ALLOWED_BINARIES)}: {binaries}"
