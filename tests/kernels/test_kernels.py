@@ -120,6 +120,21 @@ PROGRAMS = [
     # integers on some rows, floats on others, compared: ordered by value as the row path does
     "(filter #(> (or (:amount %) 0) 1.5) data/t)",
     "(remove #(> 3 (or (:qty %) 0.5)) data/t)",
+    # control flow lifted over columns: each branch computed only on the rows that take it
+    "(count (filter #(and (some? (:qty %)) (pos? (:qty %))) data/t))",
+    "(filter #(zero? (:amount %)) data/t)", "(remove #(neg? (:qty %)) data/t)",
+    "(frequencies (map #(if (> (:qty %) 10) 2 1) data/t))",
+    "(map #(if (pos? (:qty %)) (/ 100 (:qty %)) 0) data/t)",
+    "(map #(when (some? (:amount %)) (* 2 (:amount %))) data/t)",
+    "(frequencies (map #(cond (nil? (:qty %)) 0 (< (:qty %) 5) 1 (< (:qty %) 20) 2 :else 3) data/t))",
+    "(filter #(if-let [q (:qty %)] (> q 2) false) data/t)",
+    "(map #(if-not (:ok %) (:id %) (- (:id %))) data/t)",
+    "(defn big? [r] (when (some? (:qty r)) (> (:qty r) 5))) (count (filter big? data/t))",
+    "(defn score [q] (if (neg? q) 0 (* q 2))) (map #(score (:id %)) data/t)",
+    "(defn weight [r] (* (:id r) 2)) (defn heavy? [r] (> (weight r) 6)) (filter heavy? data/t)",
+    "(update-vals (group-by (fn [r] [(:status r) (> (:id r) 2)]) data/t) count)",
+    "(frequencies (map (fn [r] [(:ok r) (pos? (:id r))]) data/t))",
+    "(let [m {\"paid\" 1 \"open\" 2}] (filter #(when-let [w (m (:status %))] (> w 1)) data/t))",
 ]
 
 
@@ -150,6 +165,10 @@ def _table() -> Any:
     ("(take 2 (sort-by :qty > data/t))", "sort-by"),
     ("(group-by :status data/t)", "group-by"),
     ("(def paid (filter #(= (:status %) \"paid\") data/t)) (count paid)", "count"),
+    ("(filter #(and (some? (:qty %)) (pos? (:qty %))) data/t)", "filter"),
+    ("(map #(if (> (:qty %) 2) 2 1) data/t)", "map"),
+    ("(defn big? [r] (when (:qty r) (> (:qty r) 2))) (filter big? data/t)", "filter"),
+    ("(group-by (fn [r] [(:status r) (> (:qty r) 2)]) data/t)", "group-by"),
 ])
 def test_explain_names_kernels(src: str, call: str) -> None:
     report = explain(src, data={"t": _table()})
@@ -204,6 +223,10 @@ ROW_ONLY = {  # by design: float keys (NaN, -0.0 group as Python does), a map of
     "(let [m {\"paid\" 1 \"open\" 2.5}] (map #(m (:status %)) data/t))",
     # and/or over a boolean and another type: false or a number (values of two types)
     "(filter #(nil? (and (:ok %) (:qty %) (:status %))) data/t)", "(filter #(= (or (:ok %) (:qty %)) 3) data/t)",
+    # (/ 100 q) is an integer where q divides 100, a float elsewhere: values of two types
+    "(map #(if (pos? (:qty %)) (/ 100 (:qty %)) 0) data/t)",
+    # a vector made from each row: kernels number vector keys for group-by only
+    "(frequencies (map (fn [r] [(:ok r) (pos? (:id r))]) data/t))",
 }
 
 

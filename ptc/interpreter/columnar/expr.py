@@ -177,6 +177,10 @@ def _translate(node: n.Node, env: dict[int, tuple[Any, ...]], captured: set[int]
         for b, value in node.bindings:  # type: ignore[attr-defined]
             env[id(b)] = _translate(value, env, captured)
         return _translate(node.body, env, captured)  # type: ignore[attr-defined]
+    if t is n.If:  # when, cond, if-let, when-let, if-not too: each branch computed on the rows that take it
+        return ("if", *(_translate(x, env, captured) for x in (node.test, node.then, node.else_)))  # type: ignore[attr-defined]
+    if t is n.VectorLit:  # a key of several parts: group-by numbers its combinations, as (juxt ...)
+        return ("juxt", *(_translate(x, env, captured) for x in node.items))  # type: ignore[attr-defined]
     if t is n.Call:
         return _call(node, env, captured)  # type: ignore[arg-type]
     raise _NotColumn(f"fn body uses {_form_name(node)}: not a column expression")
@@ -215,6 +219,8 @@ def _call(node: n.Call, env: dict[int, tuple[Any, ...]], captured: set[int]) -> 
         raise _NotColumn("fn body destructures beyond map keys: not a column expression")
     if th is n.Local and len(node.args) == 1 and id(head.binding) in captured:  # type: ignore[attr-defined]
         return ("lookup", _translate(head, env, captured), _translate(node.args[0], env, captured))
+    if th is n.GlobalRef:  # a defn helper: its body, with its parameters bound, once it is known (_bind)
+        return ("call", head.name, *[_translate(x, env, captured) for x in node.args])  # type: ignore[attr-defined]
     if th is not n.BuiltinRef:
         raise _NotColumn(f"fn body calls {_form_name(head)}: not a column expression")
     name = head.builtin.qualified  # type: ignore[attr-defined]
@@ -262,8 +268,13 @@ def expr_of(f: Any) -> tuple[Any, ...] | str:
         return err.reason
 
 
-def _bind(e: tuple[Any, ...], f: Any) -> tuple[Any, ...]:
+_MAX_INLINE = 8  # defn helpers calling helpers deeper than this are not inlined
+
+
+def _bind(e: tuple[Any, ...], f: Any, depth: int = 0) -> tuple[Any, ...]:
     head = e[0]
+    if head == "call":
+        return _inlined(e[1], [_bind(x, f, depth) for x in e[2:]], f, depth)
     if head == "cap":
         code = getattr(f, "__code__", None)
         cells = getattr(f, "__closure__", None) or ()
@@ -281,7 +292,22 @@ def _bind(e: tuple[Any, ...], f: Any) -> tuple[Any, ...]:
         return ("rowmap", e[1], tuple((op[0], op[1], _bind(op[2], f)) if op[0] == "assoc" else op for op in e[2]))
     if head == "lookup" and e[1][0] == "cap":
         return ("lookup", _lookup_map(e[1][1], f), _bind(e[2], f))
-    return (head, *[_bind(x, f) if type(x) is tuple else x for x in e[1:]])
+    return (head, *[_bind(x, f, depth) if type(x) is tuple else x for x in e[1:]])
+
+
+def _inlined(name: str, args: list[tuple[Any, ...]], f: Any, depth: int) -> tuple[Any, ...]:
+    """The column expression of a call of defn helper `name` from fn f: the helper's body (one
+    arity, no captured locals) with its parameters bound to the arguments' expressions."""
+    user = (getattr(f, "__globals__", None) or {}).get("_U") or {}
+    helper = user.get(name)
+    node = getattr(helper, NODE_ATTR, None)
+    if node is None or len(node.arities) != 1 or node.captures or depth >= _MAX_INLINE:
+        raise _NotColumn(f"fn body calls {name}, which is not a defn of column expressions")
+    a = node.arities[0]
+    if a.rest is not None or a.has_recur or len(a.params) != len(args):
+        raise _NotColumn(f"fn body calls {name} with arguments its defn does not take as columns")
+    body = _translate(a.body, {id(p): x for p, x in zip(a.params, args)}, set())
+    return _bind(body, helper, depth + 1)
 
 
 def _lookup_map(name: str, f: Any) -> tuple[Any, ...]:

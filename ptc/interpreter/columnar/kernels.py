@@ -203,6 +203,7 @@ _ARITH = {"+": ("add_checked", "add"), "-": ("subtract_checked", "subtract"),
           "*": ("multiply_checked", "multiply")}
 _CMP = {"<": pc.less, ">": pc.greater, "<=": pc.less_equal, ">=": pc.greater_equal}
 _DATE_CMP = {"isBefore": pc.less, "isAfter": pc.greater, "isEqual": pc.equal}  # LocalDate methods
+_SIGN = {"pos?": pc.greater, "neg?": pc.less, "zero?": pc.equal}  # a number's test against 0 (NaN: false)
 
 
 def _op(name: str, args: tuple[Any, ...], frame: Any, reach: Any) -> Any:
@@ -233,6 +234,15 @@ def _op(name: str, args: tuple[Any, ...], frame: Any, reach: Any) -> Any:
         if not is_array(a) and not is_array(b):
             raise Fallback("a comparison of constants")
         r = _CMP[name](a, b)
+        return r.fill_null(False) if r.null_count else r
+    if name in _SIGN:
+        if len(args) != 1:
+            raise Fallback(f"{name} with {len(args)} arguments")
+        x = value(args[0], frame, reach)
+        _numeric(x, reach, name)
+        if not is_array(x):
+            raise Fallback(f"{name} of a constant")
+        r = _SIGN[name](x, 0)
         return r.fill_null(False) if r.null_count else r
     if name in ("inc", "dec"):
         if len(args) != 1:
@@ -550,7 +560,14 @@ def _if(test: Any, then: Any, else_: Any, frame: Any, reach: Any, numeric: bool 
     get = _compared if numeric else value
     for r, branch in ((r_then, else_), (r_else, then)):
         if not pc.any(r).as_py():  # every row takes the other branch: its value, whatever this one's type
-            return get(branch, frame, r_else if branch is else_ else r_then)
+            taken = get(branch, frame, r_else if branch is else_ else r_then)
+            if is_array(taken):
+                return taken
+            if taken is None:
+                return pa.nulls(_n(frame))
+            if kind(taken) in ("int", "float", "str", "bool", "date"):  # a constant branch: a column of it
+                return pa.array([taken] * _n(frame))
+            return taken
     a, b = get(then, frame, r_then), get(else_, frame, r_else)
     n = _n(frame)
     ka, kb = kind(a), kind(b)

@@ -547,7 +547,7 @@ def compare(x: Any, y: Any) -> int:
 # -- number predicates --------------------------------------------------------------
 
 
-@builtin("zero?", inline=inline.is_zero, pure=True, comparison="= 0", args="[num]", category="numbers", doc="True if num is zero.",
+@builtin("zero?", column_op="zero?", inline=inline.is_zero, pure=True, comparison="= 0", args="[num]", category="numbers", doc="True if num is zero.",
          ex=(("(zero? 0)", "true"), ("(zero? 0.0)", "true"), ("(zero? 3)", "false")))
 def zero_p(num: Any) -> bool:
     t = type(num)
@@ -556,7 +556,7 @@ def zero_p(num: Any) -> bool:
     raise _num_err("zero?", num)
 
 
-@builtin("pos?", inline=inline.is_pos, pure=True, comparison="> 0", args="[num]", category="numbers", doc="True if num is greater than zero.",
+@builtin("pos?", column_op="pos?", inline=inline.is_pos, pure=True, comparison="> 0", args="[num]", category="numbers", doc="True if num is greater than zero.",
          ex=(("(pos? 3)", "true"), ("(pos? 0)", "false")))
 def pos_p(num: Any) -> bool:
     t = type(num)
@@ -565,7 +565,7 @@ def pos_p(num: Any) -> bool:
     raise _num_err("pos?", num)
 
 
-@builtin("neg?", inline=inline.is_neg, pure=True, args="[num]", category="numbers", doc="True if num is less than zero.",
+@builtin("neg?", column_op="neg?", inline=inline.is_neg, pure=True, args="[num]", category="numbers", doc="True if num is less than zero.",
          ex=(("(neg? -1)", "true"), ("(neg? 0)", "false")))
 def neg_p(num: Any) -> bool:
     t = type(num)
