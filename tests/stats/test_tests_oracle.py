@@ -252,3 +252,15 @@ def test_a_test_given_nil_or_nan_says_which_and_how_many(src: str) -> None:
     assert err.kind == "runtime" and ("nil" in err.message or "NaN" in err.message)
     assert any(ch.isdigit() for ch in err.message)
     assert err.hint is not None and ("remove" in err.hint or "filter" in err.hint)
+
+
+def test_tests_models_and_distributions_isolated_give_the_inline_answers() -> None:
+    rng = np.random.default_rng(11)
+    x, y = rng.normal(5, 2, 300), rng.normal(5.5, 2, 300)
+    src = ("{:t (stats/t-test-two-samples data/x data/y {:equal-variances? false}) :sw (stats/shapiro-wilk-test data/x) "
+           ":chi (stats/chisq-test [[10 20] [30 25]]) :ks (stats/ks-test-two-samples data/x data/y) "
+           ":r (stats/correlation-test data/x data/y {:method :spearman}) :lm (stats/lm data/y data/x) "
+           ":q (stats/icdf :t 0.975 {:df 12}) :anova (stats/one-way-anova-test [data/x data/y])}")
+    inline = run(src, x=x.tolist(), y=y.tolist())
+    assert run(src, isolated=True, x=x.tolist(), y=y.tolist()) == inline
+    assert close(inline["t"]["p-value"], scipy.stats.ttest_ind(x, y, equal_var=False).pvalue)

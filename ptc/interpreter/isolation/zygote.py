@@ -77,6 +77,11 @@ class _Child:
         self.pidfd, self.status_r = None, -1
 
 
+# environment variables that pick numerical kernels (not secrets): passed to the zygote as they are
+_KERNEL_CHOICE = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "NPY_DISABLE_CPU_FEATURES", "NPY_ENABLE_CPU_FEATURES",
+                  "MKL_CBWR", "MKL_ENABLE_INSTRUCTIONS")
+
+
 class _Server:
     """The host's handle on its zygote process."""
 
@@ -92,9 +97,13 @@ class _Server:
         self.analyst = False  # the zygote has imported what the analyst's library needs (see spawn)
         preload = "pyarrow" if self.tables else ""
         debug = os.environ.get("PTC_ISOLATION_DEBUG") == "1"
-        # a child is one sandboxed thread: numerical libraries start no thread pools in it
+        # a child is one sandboxed thread: numerical libraries start no thread pools in it; the
+        # host's choice of numerical kernels (OpenBLAS's core type...) is the child's, so that a
+        # regression gives the same bits isolated as inline
         threads = {k: "1" for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")}
-        env = {"PATH": os.defpath, "PYTHONUTF8": "1", **threads, **({"PTC_ISOLATION_DEBUG": "1"} if debug else {})}
+        kernels = {k: os.environ[k] for k in _KERNEL_CHOICE if k in os.environ}
+        env = {"PATH": os.defpath, "PYTHONUTF8": "1", **threads, **kernels,
+               **({"PTC_ISOLATION_DEBUG": "1"} if debug else {})}
         try:
             self.proc = subprocess.Popen(
                 [sys.executable, "-I", "-c", boot, json.dumps(paths), str(zygote_end.fileno()), preload],

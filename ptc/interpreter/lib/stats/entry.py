@@ -21,9 +21,15 @@ CATEGORY = "statistics"
 
 def stat(name: str, *, args: str | tuple[str, ...], doc: str, ex: Any = (), needs: tuple[str, ...] = NUMPY,
          segmented: Segmented | None = None, category: str = CATEGORY) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Register a function of the stats namespace (pure: its value or an error, nothing else)."""
-    return builtin(name, ns="stats", args=args, doc=doc, category=category, ex=ex, pure=True, needs=needs,
-                   extra="stats", segmented=segmented)
+    """Register a function of the stats namespace (pure: its value or an error, nothing else);
+    one that calls scipy runs its numerics on one thread (threads.py: the same bits inline and isolated)."""
+    register = builtin(name, ns="stats", args=args, doc=doc, category=category, ex=ex, pure=True, needs=needs,
+                       extra="stats", segmented=segmented)
+    if "scipy.stats" not in needs:
+        return register
+    from .threads import single_threaded
+
+    return lambda fn: register(single_threaded(fn))
 
 
 def kernel(name: str) -> Callable[..., Any]:
