@@ -11,6 +11,7 @@ from typing import Any
 from .context import BYTES_PER_CHAR, BYTES_PER_ITEM
 from .lazy import LazySeq
 from .table import Table
+from .values import Record
 
 _ATOMS = frozenset({int, float, bool, type(None), str})
 
@@ -18,7 +19,8 @@ _ATOMS = frozenset({int, float, bool, type(None), str})
 def footprint(x: Any, cap: int) -> int:
     """Estimated bytes held by x, its nested collections counted once each; the walk stops
     as soon as the count passes `cap` (so a huge value costs no more than the cap to refuse).
-    A table counts one index per row: a table derived from the data shares the data's columns."""
+    A table counts one index per row: a table derived from the data shares the data's columns;
+    a record (a fitted model) what it holds (Record.held_bytes)."""
     total = 0
     seen: set[int] = set()
     stack = [x]
@@ -34,6 +36,10 @@ def footprint(x: Any, cap: int) -> int:
         elif t is Table:
             seen.add(id(v))
             total += len(v) * 8
+        elif isinstance(v, Record):  # a fitted model: its arrays (trees' nodes...), then its fields
+            seen.add(id(v))
+            total += v.held_bytes()
+            stack.append(v.fields)
         else:
             seen.add(id(v))
             items: Any

@@ -172,6 +172,9 @@ class _Printer:
             self.w('#"' + x.source + '"')
         elif t in dates.TYPES:  # a date prints as its ISO text, quoted when readable (docs/deviations.md)
             self.p(dates.iso_text(x))
+        elif isinstance(x, v.Record):  # #ml/model{:type :kmeans, :n-features 2}: a few fields, never its arrays
+            self.w("#" + x.tag)
+            self.p(x.summary())
         elif callable(x):
             self.w(f"#fn[{_fn_name(x)}]")
         else:

@@ -627,7 +627,7 @@ def as_key(k: Any) -> Any:
         if size > 64 or key is not k:  # a big walk or a conversion: charge it (steps, deadline)
             tick(size)
         return key
-    if t is Symbol or t is Regex or (callable(k) and t not in _HOST_TYPES):
+    if t is Symbol or t is Regex or (callable(k) and t not in _HOST_TYPES) or isinstance(k, Record):
         return k
     raise foreign_error(k)
 
@@ -787,6 +787,27 @@ class Fn:
         self.doc = doc
 
 
+class Record:
+    """A library's read-only value (a fitted ml model), read like a Clojure record: a map of its
+    public `fields` for get, keyword calls, contains?, keys and seq (assoc gives a plain map),
+    printed as `#tag` and the `shown` fields, equal only to itself. A subclass holds what the
+    fields come from (an estimator); a Record of the base class is what crossed a process
+    boundary: the fields alone (isolation/pickling.py)."""
+
+    __slots__ = ("tag", "fields", "shown")
+
+    def __init__(self, tag: str, fields: Any, shown: tuple[Any, ...]) -> None:
+        self.tag, self.fields, self.shown = tag, fields, shown
+
+    def summary(self) -> Any:
+        """The fields it prints."""
+        return make_map([(k, self.fields.get(k)) for k in self.shown if k in self.fields])
+
+    def held_bytes(self) -> int:
+        """What it holds beyond its fields (a subclass's arrays), for session memory."""
+        return 0
+
+
 def truthy(x: Any) -> bool:
     return x is not None and x is not False
 
@@ -830,6 +851,8 @@ def lookup(m: Any, k: Any, default: Any = None) -> Any:
         if type(k) is int and 0 <= k < len(m):
             return m[k]
         return default
+    if isinstance(m, Record):
+        return m.fields.get(k, default)
     return default
 
 
@@ -850,6 +873,8 @@ def contains_key(m: Any, k: Any) -> bool:
         return type(k) is int and 0 <= k < len(m)
     if m is None:
         return False
+    if isinstance(m, Record):
+        return k in m.fields
     raise runtime_error(f"contains?: not supported on {type_name(m)}")
 
 
@@ -931,9 +956,9 @@ def equals(a: Any, b: Any) -> bool:
             check_deadline()
         a, b = pset(a), pset(b)
         return all(x in b for x in a)
-    if ta not in _KNOWN and not callable(a):
+    if ta not in _KNOWN and not callable(a) and not isinstance(a, Record):
         raise foreign_error(a)
-    if tb not in _KNOWN and not callable(b):
+    if tb not in _KNOWN and not callable(b) and not isinstance(b, Record):
         raise foreign_error(b)
     return bool(a == b) if ta is tb else False
 
@@ -967,6 +992,8 @@ def type_name(x: Any) -> str:
         return name
     if t in dates.TYPES:
         return dates.kind(x)
+    if isinstance(x, Record):
+        return x.tag
     if callable(x):
         return "function"
     return f"Python {t.__name__}"
@@ -1171,6 +1198,8 @@ def _to_python(v: Any, budget: list[int]) -> Any:
         return v.source
     if t in dates.TYPES:  # dates leave a program as their ISO text (the JSON rule, docs/deviations.md)
         return dates.iso_text(v)
+    if isinstance(v, Record):  # its public fields
+        return _to_python(v.fields, budget)
     if callable(v):
         from .printer import pr_str
 
@@ -1202,7 +1231,7 @@ __all__ = [
     "FMap", "HMap", "EMPTY_MAP", "MAP_TYPES", "PTC_MAP_TYPES", "make_map", "map_of", "assoc", "dissoc",
     "map_items", "map_keys", "map_get", "pmap", "FSet", "HSet", "EMPTY_SET", "SET_TYPES", "PTC_SET_TYPES",
     "make_set", "pset", "set_conj", "set_disj", "VECTOR_TYPES", "PTC_VECTOR_TYPES", "vec", "pvec",
-    "LazySeq", "iter_all", "SEQ_TYPES", "SEQUENTIAL_TYPES", "Regex", "Fn", "truthy", "is_fn", "as_fn", "lookup",
+    "LazySeq", "iter_all", "SEQ_TYPES", "SEQUENTIAL_TYPES", "Regex", "Fn", "Record", "truthy", "is_fn", "as_fn", "lookup",
     "contains_key", "nth", "count", "equals", "is_number", "type_name", "short", "from_python",
     "to_python", "pvector", "iter_seq", "as_key", "host_key", "host_probe",
     "is_keyword_name", "foreign_error", "NO_HOST_KEY", "host_slot",
@@ -1248,4 +1277,6 @@ def iter_seq(x: Any, who: str = "seq") -> Iterable[Any]:
         return (MapEntry((host_key(k), v)) for k, v in x.items())
     if t in SET_TYPES:
         return x
+    if isinstance(x, Record):
+        return (MapEntry(kv) for kv in x.fields.items())
     raise runtime_error(f"{who}: don't know how to create a sequence from {type_name(x)} {short(x)}")

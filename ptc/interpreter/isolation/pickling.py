@@ -1,6 +1,6 @@
 """What crosses the process boundary: PTC values and plain data pickled through the `_r_*`
 rebuilders only (the host unpickles a child's messages with that allow-list), functions as
-`IsolatedFn` placeholders."""
+`IsolatedFn` placeholders, a record (a fitted model) as its fields alone."""
 
 
 from __future__ import annotations
@@ -158,6 +158,18 @@ def _r_fn(name: str) -> IsolatedFn:
     return IsolatedFn(name)
 
 
+def _r_record(tag: str, fields: dict, shown: list) -> v.Record:
+    """A record (a fitted model) arrives as its public fields, a plain Record: what it was made
+    from (a scikit-learn estimator, arbitrary Python) never crosses, so using it to predict in
+    the other process says to fit it again (lib/ml/value.py)."""
+    _want(tag, str)
+    _want(fields, dict)
+    _want(shown, list)
+    if not all(type(k) is v.Keyword for k in (*fields, *shown)):
+        raise pickle.UnpicklingError("malformed record")
+    return v.Record(tag, v.make_map(fields), tuple(shown))
+
+
 def _table_state(x: Table) -> tuple[Any, ...]:
     """A table crosses as one Arrow IPC stream (its column buffers, copied once): no per-row
     pickling, whatever its size."""
@@ -219,7 +231,7 @@ def _want(x: Any, t: type) -> None:
 
 
 _REBUILDERS = {f.__name__: f for f in (_r_kw, _r_sym, _r_list, _r_queue, _r_entry, _r_vec, _r_fmap, _r_hmap,
-                                       _r_fset, _r_hset, _r_lazy, _r_regex, _r_fn, _r_sorted, _r_table,
+                                       _r_fset, _r_hset, _r_lazy, _r_regex, _r_fn, _r_record, _r_sorted, _r_table,
                                        _r_date, _r_datetime, _r_duration, _r_enum)}
 
 _REBUILDER_SET = frozenset(_REBUILDERS.values())
@@ -264,6 +276,8 @@ class _Pickler(pickle.Pickler):
         r = _REDUCE.get(t)
         if r is not None:
             return r(obj)
+        if isinstance(obj, v.Record):
+            return (_r_record, (obj.tag, dict(obj.fields.items()), list(obj.shown)))
         if t in (list, tuple, dict, set, frozenset) or t in _PLAIN or obj in _REBUILDER_SET:
             return NotImplemented
         if self.functions and callable(obj) and not isinstance(obj, type):

@@ -41,6 +41,7 @@ from ..values import (
     PList,
     PQueue,
     PVector,
+    Record,
     as_fn,
     as_key,
     contains_key,
@@ -399,6 +400,8 @@ def into(*args: Any) -> Any:
 
 
 def _assoc1(m: Any, k: Any, v: Any) -> Any:
+    if isinstance(m, Record):  # a fitted model is read-only: assoc gives a plain map of its fields
+        m = m.fields
     t = type(m)
     if t is FMap or t is dict or t is SortedMap or t is Row:
         return _massoc(m, k, v)
@@ -715,6 +718,8 @@ def find(m: Any, k: Any) -> Any:
          ex=(("(keys {:a 1 :b 2})", "(:a :b)"), ("(keys {})", "nil"),
              ("(keys (filter (fn [[k v]] (odd? v)) {:a 1 :b 2}))", "(:a)")))
 def keys(m: Any) -> Any:
+    if isinstance(m, Record):  # a fitted model: the names of its fields
+        m = m.fields
     if type(m) in _MAPS:
         return PList(map_keys(m)) if m else None
     return _entry_parts(m, 0, "keys")
