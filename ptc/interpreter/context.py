@@ -248,6 +248,19 @@ def check_time(seconds: float, what: str) -> None:
                           f"{what} would take about {seconds:.2g} s, and the run has {max(left, 0):.2g} s left")
 
 
+def check_bytes(n: int, what: str, charge: bool = True) -> None:
+    """Refuse what would take the run's memory estimate past max_memory: the n bytes a call's
+    result holds (a fitted model's arrays: charged) or may need at most before it starts (a
+    bound, charge=False: the call then charges what it holds)."""
+    st = CURRENT
+    if st.allocated + n > st.limits.max_memory:
+        raise limit_error("max_memory", st.limits.max_memory,
+                          f"{what} would hold up to {n / 2**20:.3g} MB (the run may hold "
+                          f"{max(st.limits.max_memory - st.allocated, 0) / 2**20:.3g} MB more)")
+    if charge:
+        st.allocated += n
+
+
 def check_size(n: int, what: str = "collection") -> None:
     """Refuse to realize a collection of n items; also charges the memory estimate."""
     st = CURRENT

@@ -39,6 +39,7 @@ NS_ALIASES: dict[str, str] = {
     "stats": "stats",
     "fastmath.stats": "stats",
     "fastmath.ml.regression": "stats",
+    "ml": "ml",
     "java.lang.Integer": "Integer",
     "java.lang.Long": "Integer",
     **{f"{pkg}{cls}": cls for cls in ("LocalDate", "LocalDateTime", "LocalTime", "Instant", "Duration", "ChronoUnit",
@@ -57,6 +58,7 @@ LIBRARIES: dict[str, str] = {
     "clojure.math": "clojure.math",
     "fastmath.stats": "stats",
     "fastmath.ml.regression": "stats",
+    "ml": "ml",
 }
 
 

@@ -21,4 +21,6 @@ from . import (  # noqa: F401
     walk,
     exceptions,
     chart,
+    stats,
+    ml,
 )
