@@ -38,7 +38,7 @@ def test_docs_reference_is_generated_from_the_registry() -> None:
         "docs/reference.md is stale: python -m ptc.interpreter.reference > docs/reference.md"
 
 
-@pytest.mark.parametrize("ns, page", [("stats", "stats.md")])
+@pytest.mark.parametrize("ns, page", [("stats", "stats.md"), ("ml", "ml.md")])
 def test_a_library_page_holds_its_generated_function_list(ns: str, page: str) -> None:
     from ptc.interpreter.reference import library_markdown
 
