@@ -21,7 +21,8 @@ from .patterns import (COMPARED_KEYS_ATTR, KEY_PARTS_ATTR, CountedLoop, Fold, Gr
                        grouped_fold, grouped_for, inlinable, int_valued, integer_accumulators, keyword_vector, pure_stage,
                        recurs_to, stage_of, transient_update, walk)
 from .columnar.expr import ATTR as COLUMN_ATTR
-from .columnar.dispatch import GROUP_MAPS, MAYBE_COLUMNAR, NO, columnar, fused_rows, over_grouping, over_groups
+from .columnar.dispatch import (GROUP_MAPS, MAYBE_COLUMNAR, NO, columnar, fused_rows, over_grouping, over_groups,
+                                reduced_by_key)
 from .columnar.expr import NODE_ATTR as GROUP_NODE_ATTR
 from .columnar.expr import of_fn_node as column_expr
 from .pysource import FAST_INT, MARK, bind_once, const_of, is_literal_text, is_simple_text
@@ -762,8 +763,18 @@ class Compiler:
             kind, parts, lets = transient
             d = fn.tmp()
             is_map = kind != "conj"
+            fv = fn.tmp()
+            fn.emit(f"{fv} = {self.fn(f)}")
+            if kind == "update" and not lets:  # a table's rows summed or counted by key: one columnar pass
+                r = fn.tmp()
+                fn.emit(f"{r} = {self._table(reduced_by_key)}({fv}, {acc}, {t}) "
+                        f"if type({t}) in {self._table(MAYBE_COLUMNAR)} else {self._table(NO)}", node)
+                fn.emit(f"if {r} is not {self._table(NO)}: {acc} = {r}")
+                opener = "elif"
+            else:
+                opener = "if"
             # (all of coll is read: a lazy one is realized at once, as for an eager consumer)
-            fn.emit(f"if type({t}) in _SEQ_OK and type({acc}) in {'_MAP_TYPES' if is_map else '_VEC_TYPES'}:",
+            fn.emit(f"{opener} type({t}) in _SEQ_OK and type({acc}) in {'_MAP_TYPES' if is_map else '_VEC_TYPES'}:",
                     node)
             with fn.block():
                 fn.emit(f"{d} = {'_tdict(' + acc + ')' if is_map else 'list(' + acc + ')'}")
@@ -802,7 +813,8 @@ class Compiler:
             fn.emit(f"if type({acc}) is _Reduced: {acc} = {acc}.val")
         fn.emit("else:")
         with fn.block():
-            fn.emit(f"{acc} = {self.builtin(b)}({self.mark(node)}{self.fn(f)}, {acc}, {t})", node)
+            fn.emit(f"{acc} = {self.builtin(b)}({self.mark(node)}{fv if transient is not None else self.fn(f)}, "
+                    f"{acc}, {t})", node)
         return acc
 
     def _transient_update(self, d: str, parts: list[n.Node], body: n.Node, fn: _Func) -> None:

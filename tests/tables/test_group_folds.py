@@ -28,6 +28,13 @@ HELPERS = (
 )
 
 PROGRAMS = [
+    # a reduce whose accumulator map is updated by key: a group-by and a fold (dispatch.reduced_by_key)
+    "(reduce (fn [acc r] (update acc (:k r) (fnil + 0) (:v r))) {} data/t)",
+    "(reduce (fn [acc r] (update acc (:s r) (fnil + 0.0) (:f r))) {} data/t)",
+    "(reduce (fn [m r] (update m (:k r) (fnil inc 0))) {} data/t)",
+    "(reduce (fn [m r] (update m [(:k r) (:s r)] (fnil inc 10))) {} data/t)",
+    "(let [w 2] (reduce (fn [m r] (update m (:k r) (fnil + 0) (* w (:v r)))) {} data/t))",
+    "(reduce (fn [m r] (update m (:k r) (fnil + 0) (:v r))) {\"a\" 100} data/t)",
     "(map (fn [[k g]] {:k k :s (reduce + (map :v g)) :n (count g)}) (group-by :k data/t))",
     "(for [[k g] (group-by :k data/t)] {:k k :s (sum-by :v g) :a (avg-by :f g)})",
     "(update-vals (group-by :k data/t) (fn [g] [(count g) (apply + (map :v g))]))",
@@ -133,8 +140,9 @@ def test_folds_on_the_fold_threads_match_rows(src: str, table: Any) -> None:
 
 
 def test_consecutive_folds_are_handed_to_the_fold_threads_together() -> None:
-    outcome, batches = _on_fold_threads(PROGRAMS[1], _clean())
-    assert outcome == _outcome(PROGRAMS[1], _clean().to_pylist()) and batches == [2]
+    src = "(for [[k g] (group-by :k data/t)] {:k k :s (sum-by :v g) :a (avg-by :f g)})"
+    outcome, batches = _on_fold_threads(src, _clean())
+    assert outcome == _outcome(src, _clean().to_pylist()) and batches == [2]
 
 
 @pytest.mark.parametrize("src", [p for p in PROGRAMS if "(sort" in p])
@@ -151,7 +159,7 @@ def _clean() -> Any:
 
 
 # an index out of range, and the sd of a one-row group of integers ((/ 0 0)), raise in the row path
-ROWS = {PROGRAMS[14], PROGRAMS[22]}
+ROWS = {PROGRAMS[20], PROGRAMS[28], PROGRAMS[5]}  # and a reduce into a map that is not empty
 
 
 @pytest.mark.parametrize("src", [p for p in PROGRAMS if p not in ROWS])

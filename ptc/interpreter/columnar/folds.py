@@ -536,6 +536,47 @@ def plan_of(f: Any, mode: str) -> Plan | str:
         return e.reason
 
 
+def plan_by_key(f: Any) -> tuple[tuple[Any, ...], Plan] | str:
+    """The group key and plan of folds of a reduce fn `(fn [acc r] (update acc K (fnil + I) V))`
+    (each key's sum of V from I) or `(fn [acc r] (update acc K (fnil inc I)))` (its count plus
+    I), K and V column expressions of the row; or why it is not one."""
+    from .expr import _NotColumn, _bind
+
+    node = getattr(f, NODE_ATTR, None)
+    a = node.arities[0] if node is not None and len(node.arities) == 1 else None
+    if a is None or a.rest is not None or a.has_recur or len(a.params) != 2:
+        return "the reduce fn is not (fn [acc row] (update acc key (fnil + 0) value))"
+    acc, row = a.params
+    body = a.body
+    if not (type(body) is n.Call and type(body.fn) is n.BuiltinRef and body.fn.builtin.qualified == "update"
+            and len(body.args) in (3, 4) and type(body.args[0]) is n.Local and body.args[0].binding is acc):
+        return "the reduce fn's body is not (update acc key f value)"
+    step = body.args[2]
+    if not (type(step) is n.Call and type(step.fn) is n.BuiltinRef and step.fn.builtin.qualified == "fnil"
+            and len(step.args) == 2 and type(step.args[0]) is n.BuiltinRef and type(step.args[1]) is n.Const
+            and type(step.args[1].value) in (int, float)):
+        return "the reduce fn updates with something other than (fnil + 0) or (fnil inc 0)"
+    op, start = step.args[0].builtin, step.args[1].value
+    captured = {id(b) for b in node.captures.values()}
+    env: dict[int, tuple[Any, ...]] = {id(row): ("arg",)}
+    try:
+        if any(b is acc for b in _locals_used(body.args[1:])):
+            return "the reduce fn reads its accumulator beyond the update"
+        key = _bind(_translate(body.args[1], env, captured), f)
+        if op.column_op == "+" and len(body.args) == 4:
+            fold = ("fold", "\x00 f0", "sum", _bind(_translate(body.args[3], env, captured), f), None, None, start)
+            value: tuple[Any, ...] = ("col", "\x00 f0", None)
+        elif op.column_op == "inc" and len(body.args) == 3:
+            fold = ("fold", "\x00 f0", "count", ("arg",), None, None)
+            value = ("op", "+", ("col", "\x00 f0", None), ("lit", start)) if start != 0 or type(start) is float \
+                else ("col", "\x00 f0", None)
+        else:
+            return f"the reduce fn updates with (fnil {op.qualified} ...), not + of a value or inc"
+    except _NotColumn as e:
+        return e.reason
+    return key, Plan([fold], ("G", value))
+
+
 def _shared_row_values(steps: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
     """The steps with each computation from the rows that unfiltered folds repeat (`(- (:v1 %) mx)`
     in an sxy and an sxx) made once, as a ("row", name, expr) step before its first use: a
