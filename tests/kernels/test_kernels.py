@@ -305,3 +305,21 @@ def test_decimal_and_float16_columns_compute_as_the_floats_a_program_reads() -> 
                 "(update-vals (group-by #(> (:h %) 1.8) data/t) #(sum-by :d %))"]:
         assert explain(src, data={"t": t}).kernels and not explain(src, data={"t": t}).fallbacks, src
         assert _outcome(src, t) == _outcome(src, rows), src
+
+
+@pytest.mark.parametrize("tz", [None, "UTC", "America/New_York"])
+@pytest.mark.parametrize("method", [".getYear", ".getMonthValue", ".getDayOfMonth", ".getDayOfYear"])
+def test_date_parts_of_pandas_datetime64_columns_are_kernels(tz: Any, method: str) -> None:
+    """A pandas datetime64 column (Arrow timestamps, naive or in a zone) is a column of dates for
+    the date methods: its fields in its own zone, as the row path reads each cell."""
+    pd = pytest.importorskip("pandas")
+    from ptc.interpreter.columnar.dispatch import rows_only
+
+    df = pd.DataFrame({"t": pd.date_range("2020-03-07 21:00", periods=3000, freq="37min", tz=tz)})
+    df.loc[5, "t"] = pd.NaT
+    src = f"(update-vals (group-by #(when (:t %) ({method} (:t %))) data/df) count)"
+    report = explain(src, data={"df": df})
+    assert report.kernels and not report.fallbacks, str(report)
+    got = ptc.pr_str(ptc.run(src, data={"df": df}).value)
+    with rows_only():
+        assert got == ptc.pr_str(ptc.run(src, data={"df": df}).value)

@@ -274,8 +274,10 @@ def _op(name: str, args: tuple[Any, ...], frame: Any, reach: Any) -> Any:
                 raise Fallback(".getValue of something other than a date's day of week")
             name, arg = "dow", arg[2]
         x = value(arg, frame, reach)
-        if not is_array(x) or kind(x) != "date":
-            raise Fallback("a date part of a value that is not a date column (the row path raises)")
+        if is_array(x) and pt.is_timestamp(x.type):  # a date-time column (pandas' datetime64): its fields in
+            pass  # its own zone, as the row path reads each cell
+        elif not is_array(x) or kind(x) != "date":
+            raise Fallback("a date part of something other than a column of dates or date-times")
         if _nulls_reached(x, reach):
             raise Fallback("a nil reaches a date method (the row path raises)")
         return _DATE_PARTS[name](x).cast(pa.int64())
