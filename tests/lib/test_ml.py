@@ -210,6 +210,19 @@ def test_a_split_takes_the_rows_scikit_learn_takes(n: int, test: float | int, se
     assert [one["train"], one["test"]] == [[row[0] for row in part] for part in want[:2]]
 
 
+def test_an_option_names_scikit_learns_string_with_dashes_or_as_it_is() -> None:
+    rng = np.random.default_rng(2)
+    X, y = rng.normal(size=(60, 2)), rng.normal(size=60)
+    data = {"X": X.tolist(), "y": y.tolist()}
+    want = sk(tree.DecisionTreeRegressor(criterion="absolute_error", random_state=1), X, y).predict(X).tolist()
+    for spelling in (":absolute-error", ":absolute_error", '"absolute_error"'):
+        got = run(f"(let [m (ml/decision-tree-regressor X y {{:criterion {spelling} :seed 1}})] "
+                  "[(:criterion (:params m)) (ml/predict m X)])", data)
+        assert got == ["absolute-error", want]
+    assert run("(:init (:params (ml/kmeans X {:k 2 :init :k-means++})))", data) == "k-means++"
+    assert "among" in fails("(ml/knn-regressor X y {:algorithm :kd-trees})", data).message
+
+
 def test_without_a_seed_the_runs_seed_decides_and_the_model_says_which() -> None:
     src = "(let [m (ml/random-forest-classifier X y {:n-estimators 5})] {:s (:random-state (:params m)) " \
           ":p (ml/predict-proba m X) :split (ml/train-test-split (range 20))})"

@@ -37,17 +37,28 @@ def python(x: Any, who: str, key: str) -> Any:
                         f"got {type_name(x)}")
 
 
+def spelled(cls: Any, param: str, name: str) -> str:
+    """A keyword's name as scikit-learn's string for param: itself, or with _ for - when that is
+    one of its options (:squared-error is squared_error, :kd-tree kd_tree; :k-means++ stays)."""
+    from sklearn.utils._param_validation import StrOptions
+
+    snake = name.replace("-", "_")
+    options = [c.options for c in getattr(cls, "_parameter_constraints", {}).get(param, ()) if isinstance(c, StrOptions)]
+    return snake if any(snake in o and name not in o for o in options) else name
+
+
 def ptc(x: Any) -> Any:
-    """A parameter's value as a PTC value (a string a keyword: :gini, :sqrt)."""
+    """A parameter's value as a PTC value: a string a keyword in PTC's spelling (:gini,
+    :squared-error), which an option takes back."""
     if x is None or type(x) in (bool, int, float):
         return x
     if isinstance(x, str):
-        return Keyword(x)
+        return Keyword(x.replace("_", "-"))
     if hasattr(x, "tolist"):  # numpy scalars and arrays
         return ptc(x.tolist())
     if isinstance(x, (list, tuple)):
         return vec(ptc(v) for v in x)
-    return make_map((ptc(k), ptc(v)) for k, v in x.items())  # a class weight (a function was refused)
+    return make_map((k, ptc(v)) for k, v in x.items())  # a class weight: its labels as given (no function)
 
 
 def estimator(spec: Spec, opts: Any, who: str) -> Any:
@@ -65,7 +76,8 @@ def estimator(spec: Spec, opts: Any, who: str) -> Any:
         param = names.get(key) or aliases[key]
         if param in given:
             raise runtime_error(f"{who}: :{given[param]} and :{key} are one option, given twice")
-        params[param], given[param] = python(value, who, key), key
+        params[param] = spelled(cls, param, value.name) if type(value) is Keyword else python(value, who, key)
+        given[param] = key
     if "random_state" in defaults and params.get("random_state") is None:
         params["random_state"] = context.rng().getrandbits(32)
     if "n_jobs" in defaults:
