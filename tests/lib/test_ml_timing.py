@@ -37,17 +37,17 @@ def _data(case: str) -> dict[str, Any]:
     if case == "logistic":  # separable classes, barely penalised: L-BFGS never converges
         X = rng.normal(size=(20_000, 20))
         return {"X": X.tolist(), "y": np.argmax(X @ rng.normal(size=(20, 4)), axis=1).tolist()}
-    if case == "tree":  # a tree grown to full depth on 150,000 rows of noise: ~10 s estimated
-        return {"X": rng.normal(size=(150_000, 5)).tolist(), "y": rng.integers(0, 2, 150_000).tolist()}
-    return {"X": rng.normal(size=(100_000, 5)).tolist()}  # k-means, 50 clusters, 300 iterations at most
+    if case == "tree":  # a tree of 30,000 rows of noise by absolute error: ~10 s estimated
+        return {"X": rng.normal(size=(30_000, 5)).tolist(), "y": rng.normal(size=30_000).tolist()}
+    return {"X": rng.normal(size=(20_000, 5)).tolist()}  # k-means, 500 clusters, 300 iterations at most
 
 
 CASES = {
     "forest": ("(ml/random-forest-classifier X y {:n-estimators 100000 :max-depth 3 :seed 1})", "trees"),
     "knn": ("(ml/predict (ml/knn-classifier X y {:algorithm :brute}) T)", "rows"),
     "logistic": ("(ml/logistic-regression X y {:C 1e10 :max-iter 100000 :tol 0.0})", ""),
-    "tree": ("(ml/decision-tree-classifier X y)", "would take about"),
-    "kmeans": ("(ml/kmeans X {:k 50 :seed 1})", "would take about"),
+    "tree": ("(ml/decision-tree-regressor X y {:criterion :absolute-error})", "would take about"),
+    "kmeans": ("(ml/kmeans X {:k 500 :seed 1})", "would take about"),
 }
 
 

@@ -27,18 +27,21 @@ SLICE = 0.1  # seconds: a piece of rows or a batch of trees, between two reads o
 NODE = 64  # bytes of a tree node (sklearn.tree._tree.NODE_DTYPE), plus 8 per class for its value
 
 FIXED = 0.02  # the least any fit is estimated to take (validation, setup, a first call's imports)
-LINEAR = 4e-8  # least squares: per value of X, and LINEAR_GRAM more per value per feature
-LINEAR_GRAM = 2e-9
+LINEAR = 8e-8  # least squares: per value of X, and LINEAR_GRAM more per value per feature
+LINEAR_GRAM = 4e-9
 LOGISTIC = 1.5e-8  # L-BFGS: per iteration, per value of X (an intercept column included), per class fitted
 TREE = 5e-8  # per row, feature tried, log2(rows) and level grown
-CRITERION = {"entropy": 2.0, "log_loss": 2.0, "absolute_error": 6.0}  # cost relative to gini / squared error
-KNN_INDEX = 4e-8  # building a neighbours index: per value of X and log2(rows)
-KMEANS = 4e-10  # an iteration: per row, cluster and feature, KMEANS_ROW per row, KMEANS_STEP fixed
-KMEANS_ROW = 2.5e-8
+# cost relative to gini's
+CRITERION = {"entropy": 2.0, "log_loss": 2.0, "squared_error": 1.5, "friedman_mse": 1.5, "poisson": 1.5,
+             "absolute_error": 6.0}
+KNN_INDEX = 6e-8  # building a neighbours index: per value of X and log2(rows)
+KMEANS = 3e-10  # an iteration: per row, cluster and feature, KMEANS_CLUSTER per row and cluster,
+KMEANS_CLUSTER = 4e-9  # KMEANS_ROW per row, KMEANS_STEP fixed
+KMEANS_ROW = 5e-8
 KMEANS_STEP = 3e-4
 SEEDING = 1e-8  # k-means++: per row, cluster and log(cluster) candidate, and SEEDING_VALUE per feature
 SEEDING_VALUE = 3e-9
-SCALE = 2e-8  # a scaler's fit or transform: per value
+SCALE = 4e-8  # a scaler's fit or transform: per value
 
 # a priori seconds per predicted row, to size the first piece (later pieces go at the measured pace)
 ROW = 1e-7
@@ -108,7 +111,7 @@ def kmeans(est: Any, s: Shape) -> float:
     k = est.n_clusters
     runs = est.n_init if isinstance(est.n_init, int) else (1 if est.init == "k-means++" else 10)
     seeding = s.n * k * (2 + math.log(k)) * (SEEDING + SEEDING_VALUE * s.p) if est.init == "k-means++" else 0.0
-    step = s.n * (k * s.p * KMEANS + KMEANS_ROW) + KMEANS_STEP
+    step = s.n * (k * (s.p * KMEANS + KMEANS_CLUSTER) + KMEANS_ROW) + KMEANS_STEP
     return FIXED + runs * (seeding + est.max_iter * step)
 
 
