@@ -22,7 +22,7 @@ from threadpoolctl import threadpool_limits
 import ptc
 from ptc.interpreter.isolation import pickling
 from ptc.interpreter.lib.ml import budget
-from ptc.interpreter.values import Keyword, Record
+from ptc.interpreter.values import Record
 
 ISOLATED = ptc.Limits(isolation="process")
 
