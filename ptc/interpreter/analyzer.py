@@ -244,7 +244,7 @@ class Analyzer:
         refused = _unsupported(s, name)
         if refused is not None:
             raise refused
-        home = _library_home(name)
+        home = None if name in FOREIGN else _library_home(name)  # console.log is println, not clojure.math/log
         if home is not None:
             raise _err(s, f"Unable to resolve symbol: {name}", hint=f"did you mean {home}?")
         foreign = foreign_hint(name, names.data, names.tools)

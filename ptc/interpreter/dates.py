@@ -1,14 +1,17 @@
 """Dates and times as PTC values: plain Python values underneath, shared with tables.
 
 A LocalDate is a `datetime.date`, a LocalDateTime a naive `datetime.datetime`, an Instant a
-UTC-aware `datetime.datetime` and a Duration a `datetime.timedelta`, so a date column handed
-in by the host (`datetime.date` cells) is already the value `LocalDate/parse` makes, and
-equality, hashing and ordering are Python's own. `java.time`'s enums a program may name
-(`ChronoUnit/DAYS`, `DayOfWeek/MONDAY`, `Month/MARCH`) are `JavaEnum` constants.
+UTC-aware `datetime.datetime`, a LocalTime a naive `datetime.time` and a Duration a
+`datetime.timedelta`, so a date column handed in by the host (`datetime.date` cells) is
+already the value `LocalDate/parse` makes, and equality, hashing and ordering are Python's
+own. `java.time`'s enums a program may name (`ChronoUnit/DAYS`, `DayOfWeek/MONDAY`,
+`Month/MARCH`) and the locales (`Locale/UK`) are `JavaEnum` constants; a `DateTimeFormatter`
+is the pattern it was made of (lib/java_format.py compiles and applies it).
 
 Every one of them is shown as its ISO text (`iso_text`), the text java.time's `toString`
 gives: that is what `str` and `println` print, what `pr-str` prints quoted (it reads back as
-that string), and what the host gets from `to_python`.
+that string), and what the host gets from `to_python`. A formatter, whose Java `toString` is
+its builder's internals, shows as `#DateTimeFormatter["MM/dd/yyyy"]`, unquoted like a regex.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Any
 
 LocalDate = dt.date
 DateTime = dt.datetime  # naive: LocalDateTime; UTC-aware: Instant
+LocalTime = dt.time
 Duration = dt.timedelta
 UTC = dt.timezone.utc
 
@@ -35,6 +39,37 @@ class JavaEnum:
         return f"{self.kind}/{self.name}"
 
 
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+class DateTimeFormatter:
+    """A java.time DateTimeFormatter: the pattern it was made of (or the name of the ISO
+    constant it is), the locale whose text it writes (ENGLISH, which Locale/US writes too, UK
+    or ROOT: lib/java_format.py knows how they differ), and `program`, the compiled form it
+    parses and formats with. Equal when made alike, as a program expects of two ofPattern calls."""
+
+    __slots__ = ("pattern", "iso", "locale", "program")
+
+    def __init__(self, pattern: str | None, iso: str | None, locale: str, program: Any) -> None:
+        self.pattern, self.iso, self.locale, self.program = pattern, iso, locale, program
+
+    @property
+    def text(self) -> str:
+        """#DateTimeFormatter["MM/dd/yyyy"], #DateTimeFormatter["d MMM" Locale/UK], #DateTimeFormatter[ISO_DATE]."""
+        inner = self.iso or '"' + "".join(_ESCAPES.get(c, c) for c in self.pattern or "") + '"'
+        return f"#DateTimeFormatter[{inner}{'' if self.locale == 'ENGLISH' else ' Locale/' + self.locale}]"
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is DateTimeFormatter and (self.pattern, self.iso, self.locale) == \
+            (other.pattern, other.iso, other.locale)
+
+    def __hash__(self) -> int:
+        return hash((DateTimeFormatter, self.pattern, self.iso, self.locale))
+
+    def __repr__(self) -> str:
+        return self.text
+
+
 def _enum(kind: str, names: str) -> dict[str, JavaEnum]:
     return {name: JavaEnum(kind, name, i) for i, name in enumerate(names.split(), start=1)}
 
@@ -43,8 +78,11 @@ DAYS_OF_WEEK = _enum("DayOfWeek", "MONDAY TUESDAY WEDNESDAY THURSDAY FRIDAY SATU
 MONTHS = _enum("Month", "JANUARY FEBRUARY MARCH APRIL MAY JUNE JULY AUGUST SEPTEMBER OCTOBER NOVEMBER DECEMBER")
 CHRONO_UNITS = _enum("ChronoUnit", "NANOS MICROS MILLIS SECONDS MINUTES HOURS HALF_DAYS DAYS WEEKS MONTHS YEARS "
                                    "DECADES CENTURIES MILLENNIA")
+# java.util.Locale's constants a formatter takes, named by their Java toString (str Locale/UK is "en_GB")
+LOCALES = {k: JavaEnum("Locale", tag, 0) for k, tag in (("ENGLISH", "en"), ("US", "en_US"), ("UK", "en_GB"),
+                                                        ("ROOT", ""))}
 
-TYPES = frozenset({dt.date, dt.datetime, dt.timedelta, JavaEnum})
+TYPES = frozenset({dt.date, dt.datetime, dt.time, dt.timedelta, JavaEnum, DateTimeFormatter})
 
 
 def kind(x: Any) -> str:
@@ -54,8 +92,12 @@ def kind(x: Any) -> str:
         return "LocalDate"
     if t is dt.datetime:
         return "LocalDateTime" if x.tzinfo is None else "Instant"
+    if t is dt.time:
+        return "LocalTime"
     if t is dt.timedelta:
         return "Duration"
+    if t is DateTimeFormatter:
+        return "DateTimeFormatter"
     return x.kind  # type: ignore[no-any-return]
 
 
@@ -67,7 +109,7 @@ def _fraction(micros: int) -> str:
     return "." + (text[:3] if text.endswith("000") else text)
 
 
-def _time_text(t: dt.datetime, always_seconds: bool) -> str:
+def _time_text(t: dt.datetime | dt.time, always_seconds: bool) -> str:
     text = f"{t.hour:02d}:{t.minute:02d}"
     if always_seconds or t.second or t.microsecond:
         text += f":{t.second:02d}" + _fraction(t.microsecond)
@@ -99,10 +141,15 @@ def _duration_text(d: dt.timedelta) -> str:
 
 
 def iso_text(x: Any) -> str:
-    """java.time's toString of a date value: 2026-03-14, 2026-03-14T10:15, 2026-03-14T10:15:00Z, PT1H30M."""
+    """java.time's toString of a date value: 2026-03-14, 2026-03-14T10:15, 2026-03-14T10:15:00Z, 10:15,
+    PT1H30M (a formatter: what it prints as)."""
     t = type(x)
     if t is dt.date:
         return _date_text(x)
+    if t is dt.time:
+        return _time_text(x, False)
+    if t is DateTimeFormatter:
+        return x.text  # type: ignore[no-any-return]
     if t is dt.datetime:
         if x.tzinfo is None:
             return _date_text(x) + "T" + _time_text(x, False)
@@ -114,10 +161,11 @@ def iso_text(x: Any) -> str:
 
 
 def comparable(a: Any, b: Any) -> bool:
-    """True if a and b are date values of the same java.time class (compare orders them)."""
+    """True if a and b are date values of the same java.time class (compare orders them);
+    locales and formatters are not ordered (nor are they in Java)."""
     t = type(a)
-    if t is not type(b) or t is JavaEnum:
-        return t is JavaEnum and t is type(b) and a.kind == b.kind
+    if t is not type(b) or t is JavaEnum or t is DateTimeFormatter:
+        return t is JavaEnum and t is type(b) and a.kind == b.kind and a.kind != "Locale"
     if t is dt.datetime:
         return (a.tzinfo is None) == (b.tzinfo is None)
     return True
@@ -137,5 +185,5 @@ def compare(a: Any, b: Any) -> int:
     return -1 if a < b else (1 if a > b else 0)
 
 
-__all__ = ["LocalDate", "DateTime", "Duration", "UTC", "JavaEnum", "DAYS_OF_WEEK", "MONTHS", "CHRONO_UNITS",
-           "TYPES", "kind", "iso_text", "comparable", "compare"]
+__all__ = ["LocalDate", "DateTime", "LocalTime", "Duration", "UTC", "JavaEnum", "DateTimeFormatter", "DAYS_OF_WEEK",
+           "MONTHS", "CHRONO_UNITS", "LOCALES", "TYPES", "kind", "iso_text", "comparable", "compare"]

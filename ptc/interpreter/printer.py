@@ -170,6 +170,8 @@ class _Printer:
             self.w("}")
         elif t is v.Regex:
             self.w('#"' + x.source + '"')
+        elif t is dates.DateTimeFormatter:  # #DateTimeFormatter["MM/dd/yyyy"], unquoted like a regex
+            self.w(x.text)
         elif t in dates.TYPES:  # a date prints as its ISO text, quoted when readable (docs/deviations.md)
             self.p(dates.iso_text(x))
         elif isinstance(x, v.Record):  # #ml/model{:type :kmeans, :n-features 2}: a few fields, never its arrays

@@ -22,11 +22,13 @@ from ptc.interpreter import context, dates
 from ptc.interpreter import values as v
 from ptc.interpreter.errors import PTCError
 from ptc.interpreter.limits import Limits
+from ptc.interpreter.lib import java_format
 from ptc.interpreter.registry import REGISTRY, load_library
 
 load_library()
-NEW_NAMESPACES = ("Character/", "Boolean/", "String/", "System/", "LocalDate/", "LocalDateTime/", "Instant/",
-                  "Duration/", "Math/", "Integer/", "Double/", "clojure.walk/")
+NEW_NAMESPACES = ("Character/", "Boolean/", "String/", "System/", "LocalDate/", "LocalDateTime/", "LocalTime/",
+                  "Instant/", "Duration/", "DateTimeFormatter/", "Math/", "clojure.math/", "Integer/", "Double/",
+                  "clojure.walk/")
 NAMES = sorted(k for k in REGISTRY if k.startswith(".") or k.startswith(NEW_NAMESPACES))
 
 POOL: list[Any] = [
@@ -34,9 +36,11 @@ POOL: list[Any] = [
     v.keyword("k"), v.Symbol("s"), v.vec([1, "a"]), v.make_map([(v.keyword("a"), 1)]), v.make_set([1]),
     REGISTRY["inc"].fn, dt.date(2026, 3, 14), dt.datetime(2026, 3, 14, 10, 15),
     dt.datetime(2026, 3, 14, 10, 15, tzinfo=dates.UTC), dt.timedelta(hours=5), dates.CHRONO_UNITS["DAYS"],
-    dates.DAYS_OF_WEEK["MONDAY"], dt.date.max,
+    dates.DAYS_OF_WEEK["MONDAY"], dt.date.max, dt.time(23, 59, 59, 999999), dates.LOCALES["UK"],
+    java_format.of_pattern("yyyy-MM-dd[ HH:mm] EEE a"), java_format.ISO["ISO_DATE_TIME"],
 ]
-SMALL_POOL = [None, 3, "ab", dt.date(2026, 1, 31), dates.CHRONO_UNITS["MONTHS"], v.vec([])]
+SMALL_POOL = [None, 3, "ab", dt.date(2026, 1, 31), dates.CHRONO_UNITS["MONTHS"], v.vec([]), dt.time(0, 30),
+              java_format.of_pattern("h:mm a"), dates.LOCALES["ROOT"]]
 ALLOWED = v._KNOWN
 
 
@@ -88,5 +92,6 @@ def test_every_interop_name_gives_a_value_or_a_ptc_error(name: str) -> None:
 
 def test_the_surface_is_what_the_docs_list() -> None:
     assert len([n for n in NAMES if n.startswith(".")]) >= 60
-    assert {".toUpperCase", ".plusDays", ".isBefore", ".between", ".getYear", "LocalDate/parse",
-            "Character/isDigit", "System/currentTimeMillis", "clojure.walk/postwalk"} <= set(NAMES)
+    assert {".toUpperCase", ".plusDays", ".isBefore", ".between", ".getYear", "LocalDate/parse", ".format",
+            "DateTimeFormatter/ofPattern", "LocalTime/of", "clojure.math/floor-div", "Character/isDigit",
+            "System/currentTimeMillis", "clojure.walk/postwalk"} <= set(NAMES)

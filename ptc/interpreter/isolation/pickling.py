@@ -212,8 +212,32 @@ def _r_duration(micros: int) -> dt.timedelta:
     return dt.timedelta(microseconds=micros)
 
 
+def _r_time(micros: int) -> dt.time:
+    """A LocalTime, as its microsecond of the day."""
+    _want(micros, int)
+    if not 0 <= micros < 86_400_000_000:
+        raise pickle.UnpicklingError("malformed LocalTime")
+    seconds, us = divmod(micros, 1_000_000)
+    return dt.time(seconds // 3600, seconds // 60 % 60, seconds % 60, us)
+
+
+def _r_formatter(pattern: str | None, iso: str | None, locale: str) -> dates.DateTimeFormatter:
+    """A DateTimeFormatter arrives as what it was made of and is compiled again (its pattern was
+    checked when the program made it; compiling it again checks it again)."""
+    from ..lib.java_format import ISO, rebuilt
+
+    if not ((type(pattern) is str and iso is None) or (pattern is None and type(iso) is str and iso in ISO)) \
+            or locale not in ("ENGLISH", "UK", "ROOT"):
+        raise pickle.UnpicklingError("malformed DateTimeFormatter")
+    try:
+        return rebuilt(pattern, iso, locale)
+    except PTCError:
+        raise pickle.UnpicklingError("malformed DateTimeFormatter") from None
+
+
 def _r_enum(kind: str, name: str) -> dates.JavaEnum:
-    table = {"ChronoUnit": dates.CHRONO_UNITS, "DayOfWeek": dates.DAYS_OF_WEEK, "Month": dates.MONTHS}.get(kind)
+    table = {"ChronoUnit": dates.CHRONO_UNITS, "DayOfWeek": dates.DAYS_OF_WEEK, "Month": dates.MONTHS,
+             "Locale": {e.name: e for e in dates.LOCALES.values()}}.get(kind)
     if table is None or name not in table:
         raise pickle.UnpicklingError("malformed java.time constant")
     return table[name]
@@ -232,7 +256,7 @@ def _want(x: Any, t: type) -> None:
 
 _REBUILDERS = {f.__name__: f for f in (_r_kw, _r_sym, _r_list, _r_queue, _r_entry, _r_vec, _r_fmap, _r_hmap,
                                        _r_fset, _r_hset, _r_lazy, _r_regex, _r_fn, _r_record, _r_sorted, _r_table,
-                                       _r_date, _r_datetime, _r_duration, _r_enum)}
+                                       _r_date, _r_datetime, _r_duration, _r_time, _r_formatter, _r_enum)}
 
 _REBUILDER_SET = frozenset(_REBUILDERS.values())
 
@@ -259,6 +283,8 @@ _REDUCE = {
     dt.date: lambda x: (_r_date, (x.toordinal(),)),
     dt.datetime: _datetime_state,
     dt.timedelta: lambda x: (_r_duration, ((x.days * 86_400 + x.seconds) * 1_000_000 + x.microseconds,)),
+    dt.time: lambda x: (_r_time, (((x.hour * 60 + x.minute) * 60 + x.second) * 1_000_000 + x.microsecond,)),
+    dates.DateTimeFormatter: lambda x: (_r_formatter, (x.pattern, x.iso, x.locale)),
     dates.JavaEnum: lambda x: (_r_enum, (x.kind, x.name)),
 }
 

@@ -18,6 +18,7 @@ from . import (  # noqa: F401
     clojure_math,
     methods,
     java_time,
+    java_format,
     walk,
     exceptions,
     chart,

@@ -1,11 +1,13 @@
-"""java.time as models write it: LocalDate, LocalDateTime, Instant, Duration, ChronoUnit.
+"""java.time as models write it: LocalDate, LocalDateTime, LocalTime, Instant, Duration, ChronoUnit.
 
 The values are Python's (see dates.py); the static methods (`LocalDate/parse`,
 `Duration/between`...) are builtins in their class's namespace and the instance methods
 (`.plusDays`, `.isBefore`, `.between`...) are `methods.method` builtins dispatching on the
-date type. Times are kept to the microsecond (Java: nanosecond). "Now" (`LocalDate/now`,
-`Instant/now`, `System/currentTimeMillis`) is the run clock: read once, at its first use in
-a run, and the same for the rest of that run.
+date type. Text is parsed by java_format.py's formatters: `(LocalDate/parse s)` is
+`(LocalDate/parse s DateTimeFormatter/ISO_LOCAL_DATE)`, as in Java. Times are kept to the
+microsecond (Java: nanosecond). "Now" (`LocalDate/now`, `Instant/now`,
+`System/currentTimeMillis`) is the run clock: read once, at its first use in a run, and the
+same for the rest of that run.
 """
 
 from __future__ import annotations
@@ -19,12 +21,14 @@ from .. import dates
 from ..context import run_clock
 from ..errors import runtime_error
 from ..registry import builtin
+from . import java_format
 from .core_numbers import describe
 from .methods import method
 
-D, DT, DUR, ENUM = dt.date, dt.datetime, dt.timedelta, dates.JavaEnum
+D, DT, TM, DUR, ENUM = dt.date, dt.datetime, dt.time, dt.timedelta, dates.JavaEnum
 TEMPORAL = (D, DT)
-ALL = (D, DT, DUR)
+ALL = (D, DT, TM, DUR)
+_DAY = 86_400_000_000  # microseconds
 _CAT = "dates"
 _EPOCH = dt.datetime(1970, 1, 1, tzinfo=dates.UTC)
 _MICROS = {"NANOS": 0.001, "MICROS": 1, "MILLIS": 1_000, "SECONDS": 1_000_000, "MINUTES": 60_000_000,
@@ -40,7 +44,12 @@ CONSTANTS: dict[str, Any] = {
     "Duration/ZERO": dt.timedelta(0),
     "LocalDate/MIN": dt.date.min,
     "LocalDate/MAX": dt.date.max,
+    "LocalTime/MIDNIGHT": dt.time(0),
+    "LocalTime/MIN": dt.time.min,
+    "LocalTime/NOON": dt.time(12),
+    "LocalTime/MAX": dt.time.max,
     "Instant/EPOCH": _EPOCH,
+    **java_format.CONSTANTS,
 }
 
 
@@ -67,9 +76,22 @@ def _checked(who: str, make: Any, *args: Any) -> Any:
 
 _DATE = r"([+-]?\d{4,9})-(\d{2})-(\d{2})"
 _TIME = r"(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?"
-_LOCAL_DATE = re.compile(_DATE)
-_LOCAL_DATE_TIME = re.compile(_DATE + "T" + _TIME)
 _INSTANT = re.compile(_DATE + "T" + _TIME + r"(Z|[+-]\d{2}:\d{2})")
+_ISO_OF = {"LocalDate": ("ISO_LOCAL_DATE", "2026-03-14", "dd/MM/yyyy"),
+           "LocalDateTime": ("ISO_LOCAL_DATE_TIME", "2026-03-14T10:15:30", "dd/MM/yyyy HH:mm"),
+           "LocalTime": ("ISO_LOCAL_TIME", "10:15:30", "h:mm a")}
+_NO_FORMATTER = object()
+
+
+def _parse_local(kind: str, s: Any, fmt: Any) -> Any:
+    """(X/parse s) reads ISO text (Java's ISO_LOCAL_... formatter, strict); (X/parse s fmt) the formatter's."""
+    who = f"{kind}/parse"
+    if fmt is not _NO_FORMATTER:
+        return java_format.parse(who, s, fmt, kind)
+    iso, example, pattern = _ISO_OF[kind]
+    return java_format.parse(who, s, java_format.ISO[iso], kind,
+                             hint=f"{who} reads ISO text such as {example}; for other text give a pattern: "
+                                  f'({who} s (DateTimeFormatter/ofPattern "{pattern}"))')
 
 
 def _parse(who: str, rx: re.Pattern[str], s: Any) -> re.Match[str]:
@@ -77,10 +99,10 @@ def _parse(who: str, rx: re.Pattern[str], s: Any) -> re.Match[str]:
         raise runtime_error(f"{who}: expected a string, got {describe(s)}")
     m = rx.fullmatch(s) if len(s) <= 64 else None
     if m is None:
-        example = {"LocalDate/parse": "2026-03-14", "LocalDateTime/parse": "2026-03-14T10:15:30",
-                   "Instant/parse": "2026-03-14T10:15:30Z"}[who]
-        raise runtime_error(f"{who}: Text {s[:64]!r} could not be parsed", hint=f"{who} reads ISO text such as "
-                            f"{example}; take the parts apart with re-find for other formats")
+        raise runtime_error(f"{who}: Text {s[:64]!r} could not be parsed",
+                            hint=f"{who} reads ISO text such as 2026-03-14T10:15:30Z; take the parts apart with "
+                                 "re-find for other formats, or read the local date and time with "
+                                 "(LocalDateTime/parse s DateTimeFormatter/ISO_DATE_TIME)")
     return m
 
 
@@ -90,11 +112,12 @@ def _datetime(who: str, m: re.Match[str]) -> dt.datetime:
     return _checked(who, dt.datetime, int(y), int(mo), int(d), int(h), int(mi), int(sec or 0), micros)
 
 
-@builtin("parse", ns="LocalDate", args="[s]", category=_CAT, doc="The date of ISO text yyyy-MM-dd.",
-         ex=(('(str (LocalDate/parse "2026-03-14"))', '"2026-03-14"'),))
-def local_date_parse(s: Any) -> dt.date:
-    m = _parse("LocalDate/parse", _LOCAL_DATE, s)
-    return _checked("LocalDate/parse", dt.date, int(m.group(1)), int(m.group(2)), int(m.group(3)))
+@builtin("parse", ns="LocalDate", args=("[s]", "[s formatter]"), category=_CAT,
+         doc="The date of ISO text yyyy-MM-dd, or of text in a DateTimeFormatter's pattern.",
+         ex=(('(str (LocalDate/parse "2026-03-14"))', '"2026-03-14"'),
+             ('(str (LocalDate/parse "14 Mar 2026" (DateTimeFormatter/ofPattern "d MMM yyyy")))', '"2026-03-14"')))
+def local_date_parse(s: Any, fmt: Any = _NO_FORMATTER) -> dt.date:
+    return _parse_local("LocalDate", s, fmt)  # type: ignore[no-any-return]
 
 
 @builtin("of", ns="LocalDate", args="[year month day]", category=_CAT, doc="The date of year, month (1-12), day.",
@@ -119,18 +142,32 @@ def local_date_now() -> dt.date:
     return run_clock().date()
 
 
-@builtin("parse", ns="LocalDateTime", args="[s]", category=_CAT,
-         doc="The date and time of ISO text yyyy-MM-ddTHH:mm[:ss[.fraction]].",
-         ex=(('(str (LocalDateTime/parse "2026-03-14T10:15:30"))', '"2026-03-14T10:15:30"'),))
-def local_date_time_parse(s: Any) -> dt.datetime:
-    return _datetime("LocalDateTime/parse", _parse("LocalDateTime/parse", _LOCAL_DATE_TIME, s))
+@builtin("parse", ns="LocalDateTime", args=("[s]", "[s formatter]"), category=_CAT,
+         doc="The date and time of ISO text yyyy-MM-ddTHH:mm[:ss[.fraction]], or of text in a DateTimeFormatter's "
+             "pattern.",
+         ex=(('(str (LocalDateTime/parse "2026-03-14T10:15:30"))', '"2026-03-14T10:15:30"'),
+             ('(str (LocalDateTime/parse "03/14/2026 9:05 PM" (DateTimeFormatter/ofPattern "MM/dd/yyyy h:mm a")))',
+              '"2026-03-14T21:05"')))
+def local_date_time_parse(s: Any, fmt: Any = _NO_FORMATTER) -> dt.datetime:
+    return _parse_local("LocalDateTime", s, fmt)  # type: ignore[no-any-return]
 
 
-@builtin("of", ns="LocalDateTime", args=("[year month day hour minute]", "[year month day hour minute second]"),
-         category=_CAT, doc="The date and time of its fields.",
-         ex=(('(str (LocalDateTime/of 2026 3 14 9 30))', '"2026-03-14T09:30"'),))
-def local_date_time_of(year: Any, month: Any, day: Any, hour: Any, minute: Any, second: Any = 0) -> dt.datetime:
+@builtin("of", ns="LocalDateTime", args=("[date time]", "[year month day hour minute]",
+                                         "[year month day hour minute second]"),
+         category=_CAT, doc="The date and time of its fields (or of a LocalDate and a LocalTime).",
+         ex=(('(str (LocalDateTime/of 2026 3 14 9 30))', '"2026-03-14T09:30"'),
+             ('(str (LocalDateTime/of (LocalDate/of 2026 3 14) (LocalTime/of 9 30)))', '"2026-03-14T09:30"')))
+def local_date_time_of(year: Any, month: Any, day: Any = None, hour: Any = None, minute: Any = None,
+                       second: Any = 0) -> dt.datetime:
     who = "LocalDateTime/of"
+    if day is None and hour is None:
+        if type(year) is not D or type(month) is not TM:
+            raise runtime_error(f"{who}: expected a LocalDate and a LocalTime, got {describe(year)} and "
+                                f"{describe(month)}")
+        return dt.datetime.combine(year, month)
+    if minute is None:
+        raise runtime_error(f"Wrong number of args ({3 if hour is None else 4}) passed to: {who}",
+                            hint=f"{who} accepts 2, 5 or 6 argument(s)")
     mo = month.value if type(month) is ENUM and month.kind == "Month" else month
     return _checked(who, dt.datetime, *(_int(who, x) for x in (year, mo, day, hour, minute, second)))
 
@@ -139,6 +176,49 @@ def local_date_time_of(year: Any, month: Any, day: Any, hour: Any, minute: Any, 
          ex=(("(= (LocalDateTime/now) (LocalDateTime/now))", "true"),))
 def local_date_time_now() -> dt.datetime:
     return run_clock().replace(tzinfo=None)
+
+
+# -- LocalTime --------------------------------------------------------------------------------
+
+
+@builtin("parse", ns="LocalTime", args=("[s]", "[s formatter]"), category=_CAT,
+         doc="The time of ISO text HH:mm[:ss[.fraction]], or of text in a DateTimeFormatter's pattern.",
+         ex=(('(str (LocalTime/parse "09:30"))', '"09:30"'),
+             ('(str (LocalTime/parse "9:30 PM" (DateTimeFormatter/ofPattern "h:mm a")))', '"21:30"')))
+def local_time_parse(s: Any, fmt: Any = _NO_FORMATTER) -> dt.time:
+    return _parse_local("LocalTime", s, fmt)  # type: ignore[no-any-return]
+
+
+@builtin("of", ns="LocalTime", args=("[hour minute]", "[hour minute second]", "[hour minute second nanos]"),
+         category=_CAT, doc="The time of its fields (nanoseconds are kept to the microsecond).",
+         ex=(('(str (LocalTime/of 9 30))', '"09:30"'), ('(str (LocalTime/of 23 59 30))', '"23:59:30"')))
+def local_time_of(hour: Any, minute: Any, second: Any = 0, nanos: Any = 0) -> dt.time:
+    who = "LocalTime/of"
+    fields = zip(("HourOfDay", "MinuteOfHour", "SecondOfMinute", "NanoOfSecond"), (hour, minute, second, nanos))
+    try:
+        h, m, s, n = (java_format.check(field, _int(who, x)) for field, x in fields)
+    except java_format._Failure as e:
+        raise runtime_error(f"{who}: {e.message}") from None
+    return dt.time(h, m, s, n // 1000)
+
+
+@builtin("now", ns="LocalTime", args="[]", category=_CAT, doc="The time of day (UTC) by the run clock.",
+         ex=(("(= (LocalTime/now) (LocalTime/now))", "true"),))
+def local_time_now() -> dt.time:
+    return run_clock().time()
+
+
+def _time_micros(t: dt.time) -> int:
+    return ((t.hour * 60 + t.minute) * 60 + t.second) * 1_000_000 + t.microsecond
+
+
+def _time_of_micros(micros: int) -> dt.time:
+    """The time of day micros after midnight, wrapping around as LocalTime's plus does."""
+    s, us = divmod(micros % _DAY, 1_000_000)
+    return dt.time(s // 3600, s // 60 % 60, s % 60, us)
+
+
+# -- Instant ------------------------------------------------------------------------------------
 
 
 @builtin("parse", ns="Instant", args="[s]", category=_CAT, doc="The instant of ISO text such as 2026-03-14T10:15:30Z.",
@@ -176,17 +256,16 @@ def _micros(d: dt.timedelta) -> int:
     return (d.days * 86_400 + d.seconds) * 1_000_000 + d.microseconds
 
 
-def _instantish(who: str, a: Any, b: Any) -> None:
-    if type(a) is not DT or type(b) is not DT or (a.tzinfo is None) != (b.tzinfo is None):
-        raise runtime_error(f"{who}: expected two LocalDateTimes or two Instants, got {describe(a)} and {describe(b)}")
-
-
 @builtin("between", ns="Duration", args="[start end]", category=_CAT,
-         doc="The duration from start to end (two LocalDateTimes or two Instants).",
+         doc="The duration from start to end (two LocalDateTimes, two Instants or two LocalTimes).",
          ex=(('(str (Duration/between (Instant/parse "2026-03-14T10:00:00Z") (Instant/parse "2026-03-14T11:30:00Z")))',
-              '"PT1H30M"'),))
+              '"PT1H30M"'), ('(str (Duration/between (LocalTime/of 9 0) (LocalTime/of 17 30)))', '"PT8H30M"')))
 def duration_between(start: Any, end: Any) -> dt.timedelta:
-    _instantish("Duration/between", start, end)
+    if type(start) is TM and type(end) is TM:
+        return dt.timedelta(microseconds=_time_micros(end) - _time_micros(start))
+    if type(start) is not DT or not dates.comparable(start, end):
+        raise runtime_error(f"Duration/between: expected two LocalDateTimes, two Instants or two LocalTimes, got "
+                            f"{describe(start)} and {describe(end)}")
     return end - start  # type: ignore[no-any-return]
 
 
@@ -215,6 +294,10 @@ def _plus_months(who: str, d: Any, n: int) -> Any:
 
 
 def _plus(who: str, d: Any, amount: int, unit: str) -> Any:
+    if type(d) is TM:  # wraps around midnight, as LocalTime's plus does
+        if unit not in _MICROS or unit in ("DAYS", "WEEKS"):
+            raise runtime_error(f"{who}: a LocalTime cannot add {unit.lower()}", hint="use a LocalDateTime for dates")
+        return _time_of_micros(_time_micros(d) + (amount // 1000 if unit == "NANOS" else amount * int(_MICROS[unit])))
     if unit in _MONTHS_IN:
         if type(d) is DUR:
             raise runtime_error(f"{who}: a Duration cannot add {unit.lower()} (they vary in length)")
@@ -240,7 +323,8 @@ for _unit in ("DAYS", "WEEKS", "MONTHS", "YEARS"):
         _plus_method(("plus" if _sign > 0 else "minus") + _unit.capitalize(), _unit, _sign, TEMPORAL)
 for _unit in ("HOURS", "MINUTES", "SECONDS", "MILLIS"):
     for _sign in (1, -1):
-        _plus_method(("plus" if _sign > 0 else "minus") + _unit.capitalize(), _unit, _sign, (DT, DUR))
+        _plus_method(("plus" if _sign > 0 else "minus") + _unit.capitalize(), _unit, _sign,
+                     (DT, DUR) if _unit == "MILLIS" else (DT, TM, DUR))
 for _sign in (1, -1):
     method(("plus" if _sign > 0 else "minus") + "Days", (DUR,), "", "")(
         lambda t, n, s=_sign: _plus(".plusDays", t, s * _int(".plusDays", n), "DAYS"))
@@ -258,6 +342,8 @@ def _plus_any(who: str, sign: int, t: Any, amount: Any, unit: Any) -> Any:
             raise runtime_error(f"{who}: expected a Duration (or an amount and a ChronoUnit), got {describe(amount)}")
         if type(t) is D:
             raise runtime_error(f"{who}: a LocalDate cannot add a Duration", hint="use .plusDays")
+        if type(t) is TM:
+            return _time_of_micros(_time_micros(t) + sign * _micros(amount))
         return _checked(who, lambda: t + amount if sign > 0 else t - amount)
     return _plus(who, t, sign * _int(who, amount), _unit_of(who, unit))
 
@@ -282,14 +368,14 @@ def _same(who: str, a: Any, b: Any) -> None:
         raise runtime_error(f"{who}: cannot compare {describe(a)} with {describe(b)}")
 
 
-@method("isBefore", TEMPORAL, "[a b]", "True if a is strictly before b.", category=_CAT, column_op="isBefore",
+@method("isBefore", (*TEMPORAL, TM), "[a b]", "True if a is strictly before b.", category=_CAT, column_op="isBefore",
         ex=(('(.isBefore (LocalDate/parse "2026-01-01") (LocalDate/parse "2026-03-14"))', "true"),))
 def is_before(a: Any, b: Any) -> bool:
     _same(".isBefore", a, b)
     return a < b  # type: ignore[no-any-return]
 
 
-@method("isAfter", TEMPORAL, "[a b]", "True if a is strictly after b.", category=_CAT, column_op="isAfter",
+@method("isAfter", (*TEMPORAL, TM), "[a b]", "True if a is strictly after b.", category=_CAT, column_op="isAfter",
         ex=(('(.isAfter (LocalDate/parse "2026-01-01") (LocalDate/parse "2026-03-14"))', "false"),))
 def is_after(a: Any, b: Any) -> bool:
     _same(".isAfter", a, b)
@@ -327,10 +413,19 @@ _field("getMonth", TEMPORAL, "The month as a Month constant (str gives MARCH; .g
 _field("getDayOfWeek", TEMPORAL, "The day of the week as a DayOfWeek constant (str gives SATURDAY; .getValue 1-7).",
        lambda t: list(dates.DAYS_OF_WEEK.values())[t.weekday()], "\"SATURDAY\"", "dow")
 _field("toEpochDay", (D,), "Days since 1970-01-01.", lambda t: (t - dt.date(1970, 1, 1)).days, "20526")
-_field("getHour", (DT,), "The hour, 0 to 23.", lambda t: t.hour, "10")
-_field("getMinute", (DT,), "The minute, 0 to 59.", lambda t: t.minute, "15")
-_field("getSecond", (DT,), "The second, 0 to 59.", lambda t: t.second, "30")
+_field("getHour", (DT, TM), "The hour, 0 to 23.", lambda t: t.hour, "10")
+_field("getMinute", (DT, TM), "The minute, 0 to 59.", lambda t: t.minute, "15")
+_field("getSecond", (DT, TM), "The second, 0 to 59.", lambda t: t.second, "30")
 _field("toLocalDate", (DT,), "The date part.", lambda t: t.date(), "\"2026-03-14\"")
+_field("toLocalTime", (DT,), "The time part, a LocalTime.", lambda t: t.time(), "\"10:15:30\"")
+method("toSecondOfDay", (TM,), "[t]", "The seconds since midnight.", category=_CAT,
+       ex=(('(.toSecondOfDay (LocalTime/of 1 30))', "5400"),))(lambda t: _time_micros(t) // 1_000_000)
+
+
+@method("atDate", (TM,), "[t date]", "The LocalDateTime of date at time t.", category=_CAT,
+        ex=(('(str (.atDate (LocalTime/of 9 30) (LocalDate/of 2026 3 14)))', '"2026-03-14T09:30"'),))
+def at_date(t: dt.time, date: Any) -> dt.datetime:
+    return local_date_time_of(date, t)
 
 
 @method("atStartOfDay", (D,), "[d]", "The LocalDateTime at midnight of d.", category=_CAT,
@@ -339,9 +434,13 @@ def at_start_of_day(d: dt.date) -> dt.datetime:
     return dt.datetime(d.year, d.month, d.day)
 
 
-@method("atTime", (D,), ("[d hour minute]", "[d hour minute second]"), "The LocalDateTime at that time of d.",
-        category=_CAT, ex=(('(str (.atTime (LocalDate/parse "2026-03-14") 9 30))', '"2026-03-14T09:30"'),))
-def at_time(d: dt.date, hour: Any, minute: Any, second: Any = 0) -> dt.datetime:
+@method("atTime", (D,), ("[d time]", "[d hour minute]", "[d hour minute second]"),
+        "The LocalDateTime at that time (a LocalTime, or its fields) of d.",
+        category=_CAT, ex=(('(str (.atTime (LocalDate/parse "2026-03-14") 9 30))', '"2026-03-14T09:30"'),
+                           ('(str (.atTime (LocalDate/of 2026 3 14) (LocalTime/of 9 30)))', '"2026-03-14T09:30"')))
+def at_time(d: dt.date, hour: Any, minute: Any = None, second: Any = 0) -> dt.datetime:
+    if minute is None:
+        return local_date_time_of(d, hour)
     return local_date_time_of(d.year, d.month, d.day, hour, minute, second)
 
 
@@ -414,8 +513,12 @@ def _months_between(a: Any, b: Any) -> int:
 
 
 def between(who: str, unit: str, a: Any, b: Any) -> int:
-    if type(a) not in TEMPORAL or not dates.comparable(a, b):
+    if type(a) not in (*TEMPORAL, TM) or not dates.comparable(a, b):
         raise runtime_error(f"{who}: expected two dates of the same kind, got {describe(a)} and {describe(b)}")
+    if type(a) is TM:
+        if unit not in _MICROS or unit in ("DAYS", "WEEKS"):
+            raise runtime_error(f"{who}: LocalTimes are apart by hours, minutes, seconds or less, not {unit.lower()}")
+        a, b = dt.datetime.combine(dt.date.min, a), dt.datetime.combine(dt.date.min, b)
     if unit in _MONTHS_IN:
         return int(_months_between(a, b) / _MONTHS_IN[unit])
     if type(a) is D:
@@ -436,7 +539,7 @@ def unit_between(unit: Any, a: Any, b: Any) -> int:
     return between(".between", _unit_of(".between", unit), a, b)
 
 
-@method("until", TEMPORAL, "[a b unit]", "The whole units from a to b (the same as (.between unit a b)).",
+@method("until", (*TEMPORAL, TM), "[a b unit]", "The whole units from a to b (the same as (.between unit a b)).",
         category=_CAT, ex=(('(.until (LocalDate/parse "2026-01-31") (LocalDate/parse "2026-03-14") ChronoUnit/MONTHS)',
                             "1"),))
 def until(a: Any, b: Any, unit: Any) -> int:
@@ -445,7 +548,7 @@ def until(a: Any, b: Any, unit: Any) -> int:
 
 method("getValue", (ENUM,), "[day-or-month]", "The number of a DayOfWeek (1 = MONDAY) or Month (1 = JANUARY).",
        category=_CAT, column_op="getValue", ex=(('(.getValue (.getDayOfWeek (LocalDate/parse "2026-03-14")))', "6"),))(
-    lambda e: e.value if e.kind != "ChronoUnit" else _no_value(e))
+    lambda e: e.value if e.kind in ("DayOfWeek", "Month") else _no_value(e))
 method("name", (ENUM,), "[constant]", "The name of a java.time constant.", category=_CAT,
        ex=(("(.name ChronoUnit/DAYS)", '"DAYS"'),))(lambda e: e.name)
 

@@ -37,8 +37,8 @@ def _kinds(types: Iterable[type]) -> str:
     names: list[str] = []
     for t in types:
         name = {str: "string", int: "number", float: "number", dates.LocalDate: "LocalDate",
-                dates.DateTime: "LocalDateTime/Instant", dates.Duration: "Duration",
-                dates.JavaEnum: "ChronoUnit"}.get(t) or ("collection" if t in COLLS or t in MAP_TYPES else t.__name__)
+                dates.DateTime: "LocalDateTime/Instant", dates.LocalTime: "LocalTime", dates.Duration: "Duration",
+                dates.JavaEnum: "ChronoUnit", dates.DateTimeFormatter: "DateTimeFormatter"}.get(t) or ("collection" if t in COLLS or t in MAP_TYPES else t.__name__)
         if name not in names:
             names.append(name)
     return ", ".join(names)
