@@ -192,6 +192,12 @@ def printed_bound(x: Any, limit: int) -> int | None:
     stack: list[tuple[Any, int]] = [((x,), 0)]
     while stack:
         items, depth = stack.pop()
+        flat = _scalars_bound(items)
+        if flat is not None:  # all numbers, or all texts: bounded in one pass in C
+            total += flat
+            if total > limit:
+                return None
+            continue
         for y in items:
             t = type(y)
             if t is float or y is None or t is bool:
@@ -222,6 +228,21 @@ def printed_bound(x: Any, limit: int) -> int | None:
             if total > limit:
                 return None
     return total
+
+
+def _scalars_bound(items: Any) -> int | None:
+    """printed_bound's count for a collection of one kind of scalar (the values of a
+    100,000-group result: 0.05 s item by item), or None for any other."""
+    if not hasattr(items, "__len__") or len(items) < 64:
+        return None
+    kinds = set(map(type, items))
+    if kinds <= {float, bool, type(None)}:
+        return 24 * len(items)
+    if kinds == {int}:
+        return sum(map(int.bit_length, items)) // 3 + 3 * len(items)
+    if kinds == {str}:
+        return 2 * sum(map(len, items)) + 2 * len(items)
+    return None
 
 
 def pr_str(x: Any, *, max_len: int | None = None, readable: bool = True) -> str:

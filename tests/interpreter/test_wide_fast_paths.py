@@ -318,6 +318,23 @@ def test_a_result_is_checked_against_max_result_by_a_true_bound(x: Any) -> None:
     assert bound is None or bound >= len(ptc.pr_str(x))
 
 
+_scalars = st.one_of(st.lists(st.floats() | st.none() | st.booleans(), min_size=64, max_size=300),
+                    st.lists(st.integers(min_value=-2**300, max_value=2**300), min_size=64, max_size=300),
+                    st.lists(st.text(max_size=6), min_size=64, max_size=300))
+
+
+@settings(max_examples=100, deadline=None)
+@given(_scalars, st.booleans())
+def test_a_large_collection_of_one_kind_of_scalar_is_bounded_in_one_pass_and_truly(xs: list[Any], as_map: bool) -> None:
+    """The bound of 64 or more scalars of one kind is counted in C (a 100,000-group result: 0.05 s
+    item by item); it must still never be below the printed length."""
+    from ptc.interpreter.values import make_map
+
+    x = make_map([(i, v) for i, v in enumerate(xs)]) if as_map else xs
+    bound = printed_bound(x, 10**7)
+    assert bound is not None and bound >= len(ptc.pr_str(x))
+
+
 # -- every inline template, driven from the registry (issue 32: a builtin is one entry) ----------
 
 INLINE_POOL = ["0", "-7", "2.5", "##NaN", "4611686018427387903", "nil", '"s"', ":a", "[:a :b]", "{:a {:b 1}}", "+"]
