@@ -37,7 +37,8 @@ for _name, _java in _SAME.items():
 @builtin("round", ns=_NS, args="[a]", category=_CAT,
          doc="The integer closest to the double of a, halves rounding up (toward ##Inf); NaN gives 0, values past "
              "the 64-bit range Long/MIN_VALUE or Long/MAX_VALUE.",
-         ex=(("(clojure.math/round 2.5)", "3"), ("(clojure.math/round -2.5)", "-2"), ("(clojure.math/round ##NaN)", "0")))
+         ex=(("(clojure.math/round 2.5)", "3"), ("(clojure.math/round -2.5)", "-2"),
+             ("(clojure.math/round ##NaN)", "0")))
 def round_double(a: Any) -> int:
     return math_round(_to_double("clojure.math/round", a))
 
@@ -90,11 +91,11 @@ _WHOLE = object()  # (round x): no digits given
 
 @builtin("round", args=("[x]", "[x n]"), category="numbers",
          doc="PTC-Lisp's, not Clojure's: (round x) is the closest integer, halves rounding up, as clojure.math/round "
-             "(but not stopping at the 64-bit range: an integer stays itself); (round x n) rounds to n digits after the point as Python's round does: "
-             "halves to even, on the float's exact binary value (2.675 is 2.67499...), a float (an integer x stays "
-             "an integer, rounded to tens, hundreds... for a negative n).",
-         ex=(("(round 3.14159 2)", "3.14"), ("(round 2.5)", "3"), ("(round -2.5)", "-2"), ("(round 1234.5 -2)", "1200.0"),
-             ("(round 2.675 2)", "2.67"), ("(round 7 2)", "7")))
+             "(but not stopping at the 64-bit range: an integer stays itself); (round x n) rounds to n digits after "
+             "the point as Python's round does: halves to even, on the float's exact binary value (2.675 is "
+             "2.67499...), a float (an integer x stays an integer, rounded to tens, hundreds... for a negative n).",
+         ex=(("(round 3.14159 2)", "3.14"), ("(round 2.5)", "3"), ("(round -2.5)", "-2"),
+             ("(round 1234.5 -2)", "1200.0"), ("(round 2.675 2)", "2.67"), ("(round 7 2)", "7")))
 def round_(x: Any, n: Any = _WHOLE) -> Any:
     t = type(x)
     if t is not int and t is not float:

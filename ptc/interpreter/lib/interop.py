@@ -150,8 +150,9 @@ def _of_words(hi: int, lo: int) -> float:
     return struct.unpack("<d", struct.pack("<Q", (hi << 32) | lo))[0]  # type: ignore[no-any-return]
 
 
+# fdlibm's 19/35, -864/1225, 99/70, 45/28 and 5/14, to the bit
 _CBRT = [_of_words(*w) for w in ((0x3FE15F15, 0xF15F15F1), (0xBFE691DE, 0x2532C834), (0x3FF6A0EA, 0x0EA0EA0F),
-                                 (0x3FF9B6DB, 0x6DB6DB6E), (0x3FD6DB6D, 0xB6DB6DB7))]  # 19/35 -864/1225 99/70 45/28 5/14
+                                 (0x3FF9B6DB, 0x6DB6DB6E), (0x3FD6DB6D, 0xB6DB6DB7))]
 
 
 def _cbrt(x: float) -> float:

@@ -264,8 +264,7 @@ class _Fraction:
         return ctx.set("NanoOfSecond", int(text[start:pos].ljust(9, "0")), start, pos)
 
     def expects(self) -> str:
-        return f"{self.letters} (the fraction of a second, {self.min} digits)" if self.letters else \
-            "the fraction of a second"
+        return f"{self.letters} (the fraction of a second, {self.min} digits)"
 
 
 class _Text:
@@ -354,9 +353,6 @@ class _Offset:
         sign = -1 if text[pos] == "-" else 1
         return ctx.set("OffsetSeconds", sign * (hours * 3600 + minutes * 60 + seconds), pos, at)
 
-    def expects(self) -> str:
-        return "an offset (Z or +01:00)"
-
 
 class _NoZone:
     """ISO_DATE_TIME's [region] after an offset: refused, PTC-Lisp has no time zones."""
@@ -371,9 +367,6 @@ class _NoZone:
             raise _Failure(f"PTC-Lisp has no time zones (the region {text[pos:pos + 40]})",
                            hint='drop the [region] first: (subs s 0 (clojure.string/index-of s "["))')
         return ~pos
-
-    def expects(self) -> str:
-        return "a [region]"
 
 
 class _Section:
@@ -482,7 +475,7 @@ class _Builder:
                 j = i
                 while j < n and p[j] == c:
                     j += 1
-                self.letter(c, j - i, locale, p)
+                self.letter(c, j - i, locale)
                 i = j
             elif c == "'":
                 j = i + 1
@@ -507,12 +500,12 @@ class _Builder:
                 self.add(_Literal(c))
                 i += 1
 
-    def letter(self, c: str, count: int, locale: str, p: str) -> None:
+    def letter(self, c: str, count: int, locale: str) -> None:
         """One run of a pattern letter (DateTimeFormatterBuilder.parseField)."""
         letters = c * count
         field = _LETTERS.get(c)
         if field is None:
-            raise _refused(c, p)
+            raise _refused(c)
         if c in "yu":
             if count == 2:
                 self.value(_Number(field, 2, 2, NOT_NEGATIVE, letters, reduced=True))
@@ -555,7 +548,7 @@ _OTHER_LETTERS = {"G": "era", "Q": "quarter", "q": "quarter", "w": "week of the 
                   "A": "milli of day", "g": "modified Julian day", "B": "period of day", "p": "padding"}
 
 
-def _refused(c: str, pattern: str) -> _Failure:
+def _refused(c: str) -> _Failure:
     """A pattern letter PTC-Lisp does not read, and why."""
     if c == "Y":
         return _Failure("pattern letter Y is the week-based year (2025-12-31 is in week-based year 2026)",
@@ -608,7 +601,7 @@ def _update(f: dict[str, int], target: str, field: str, value: int) -> None:
         raise _Failure(f"Conflict found: {field} {old} differs from {field} {value} while resolving  {target}")
 
 
-def local_date(y: int, m: int, d: int) -> dt.date:
+def _local_date(y: int, m: int, d: int) -> dt.date:
     """A date PTC-Lisp holds: Java's years past 1 to 9999 are an error here."""
     if not 1 <= y <= 9999:
         raise _Failure(f"the year {y} is outside the dates PTC-Lisp holds (years 1 to 9999)")
@@ -641,12 +634,12 @@ def _resolve_date(f: dict[str, int], smart: bool) -> dt.date | None:
                 raise _Failure(f"Invalid date 'February 29' as '{y}' is not a leap year")
             else:
                 raise _Failure(f"Invalid date '{_MONTHS[m - 1].upper()} {d}'")
-        return local_date(y, m, d)
+        return _local_date(y, m, d)
     if "DayOfYear" in f:
         y, doy = check("Year", f.pop("Year")), check("DayOfYear", f.pop("DayOfYear"))
         if doy == 366 and not calendar.isleap(y):
             raise _Failure(f"Invalid date 'DayOfYear 366' as '{y}' is not a leap year")
-        return local_date(y, 1, 1) + dt.timedelta(days=doy - 1)
+        return _local_date(y, 1, 1) + dt.timedelta(days=doy - 1)
     return None
 
 
@@ -819,9 +812,9 @@ def format_value(who: str, t: Any, fmt: Any) -> str:
         raise runtime_error(f"{who}: expected a DateTimeFormatter, got {describe(fmt)}",
                             hint='make one with (DateTimeFormatter/ofPattern "dd/MM/yyyy")')
     if type(t) not in LOCAL or (type(t) is dt.datetime and t.tzinfo is not None):
+        instant = "an Instant has no calendar fields without a time zone; (str instant) is its ISO text"
         raise runtime_error(f"{who}: a DateTimeFormatter formats a LocalDate, LocalDateTime or LocalTime, "
-                            f"not {describe(t)}", hint="an Instant has no calendar fields without a time zone; "
-                                                       "(str instant) is its ISO text" if type(t) is dt.datetime else None)
+                            f"not {describe(t)}", hint=instant if type(t) is dt.datetime else None)
     out: list[str] = []
     try:
         fmt.program.root.format(t, out, False)
@@ -955,4 +948,4 @@ def format_(a: Any, b: Any) -> str:
     return format_value(".format", a, b)
 
 
-__all__ = ["CONSTANTS", "ISO", "check", "format_value", "local_date", "of_pattern", "parse", "rebuilt"]
+__all__ = ["CONSTANTS", "ISO", "check", "format_value", "of_pattern", "parse", "rebuilt"]
