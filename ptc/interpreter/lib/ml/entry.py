@@ -14,6 +14,7 @@ from typing import Any, Callable, Iterator
 
 from ...errors import PTCError, runtime_error
 from ...registry import builtin
+from ..stats.threads import one_thread
 
 CATEGORY = "machine learning"
 MODELS = ("numpy", "sklearn.base", "sklearn.ensemble", "sklearn.tree", "sklearn.linear_model", "sklearn.neighbors",
@@ -51,21 +52,14 @@ def _spelled(message: str) -> str:
     return message
 
 
-_THREADS: list[Any] = []  # threadpoolctl's controller, made at the first call (it scans the loaded libraries)
-
-
 @contextlib.contextmanager
 def calling(who: str, hint: str | None = None) -> Iterator[None]:
-    """Around every scikit-learn call: one thread (BLAS and OpenMP: a fit then gives the same
-    bits inline and in an isolated child, whose thread count is 1, and no thread outlives it); its
-    warnings (convergence, ill-defined metrics) silenced, since a run's output is the program's
-    and the value is scikit-learn's either way; its refusals of its inputs (ValueError, its
-    InvalidParameterError) as PTC errors of `who`."""
-    if not _THREADS:
-        from threadpoolctl import ThreadpoolController
-
-        _THREADS.append(ThreadpoolController())
-    with _THREADS[0].limit(limits=1), warnings.catch_warnings():
+    """Around every scikit-learn call: one thread (stats/threads.py: a fit then gives the same
+    bits inline and in an isolated child, and no thread outlives it); its warnings (convergence,
+    ill-defined metrics) silenced, since a run's output is the program's and the value is
+    scikit-learn's either way; its refusals of its inputs (ValueError, its InvalidParameterError)
+    as PTC errors of `who`."""
+    with one_thread(), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
             yield
