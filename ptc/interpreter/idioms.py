@@ -119,6 +119,9 @@ PYTHON_NAMES: dict[str, str] = {
     "levene": "levene-test", "binomtest": "binomial-test", "fisher_exact": "fisher-exact-test",
     "linregress": "lm", "OLS": "lm", "ols": "lm", "polyfit": "lm", "r2_score": "r2", "mean_squared_error": "mse",
     "root_mean_squared_error": "rmse", "mean_absolute_error": "mae", "ppf": "icdf", "pmf": "pdf",
+    "accuracy_score": "accuracy", "precision_score": "precision", "recall_score": "recall", "f1_score": "f1",
+    "roc_auc_score": "roc-auc", "KMeans": "kmeans", "KNeighborsClassifier": "knn-classifier",
+    "KNeighborsRegressor": "knn-regressor",
 }
 # Clojure libraries PTC-Lisp does not have, whose functions it offers under other names.
 _LIBRARY_HINTS: dict[str, str] = {
