@@ -80,9 +80,9 @@ def expected(xs: list[Any]) -> dict[str, Any]:
     out["rank"] = ranked.rank().to_numpy()
     out["rank-min"] = ranked.rank(method="min").to_numpy()
     out["rank-desc"] = ranked.rank(ascending=False).to_numpy()
-    if n:
-        out["hist"] = np.histogram(p, bins=10)
-        out["hist-fd"] = np.histogram(p, bins="fd")
+    if n:  # numpy on the values as the user holds them: integers widen a bin narrower than 1
+        out["hist"] = np.histogram(exact, bins=10)
+        out["hist-fd"] = np.histogram(exact, bins="fd")
     return out
 
 
