@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import time
 from typing import Any, Callable
 
 import numpy as np
@@ -20,17 +19,9 @@ import pandas as pd
 import pyarrow as pa
 
 import ptc
+from chunked_groups import best  # the best of n runs (bench/ is on the path of a script here)
 
 LIMITS = ptc.Limits(timeout=120, max_result=100_000_000, max_collection=100_000_000, max_memory=8 << 30)
-
-
-def best(fn: Callable[[], Any], runs: int = 5) -> float:
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
 
 
 def _values(x: Any) -> list[float]:
@@ -54,8 +45,8 @@ def case(name: str, src: str, data: dict[str, Any], python: Callable[[], Any]) -
         got = {str(k): v for k, v in got.items()}
         want = {str(k): v for k, v in want.items()}
     assert _agree(got, want), name
-    p = best(lambda: ptc.run(src, data=data, limits=LIMITS))
-    q = best(python)
+    p = best(lambda: ptc.run(src, data=data, limits=LIMITS), 5)
+    q = best(python, 5)
     print(f"{name:34} ptc {p * 1e3:8.1f} ms  pandas {q * 1e3:8.1f} ms  ptc/pandas {p / q:5.2f}x", flush=True)
     return p / q
 

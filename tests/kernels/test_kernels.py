@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 import ptc  # noqa: E402
+from tests.outcome import outcome  # noqa: E402
 from ptc.interpreter.columnar.explain import explain  # noqa: E402
 
 STATUSES = ["paid", "open", "void", "Paid", "é"]
@@ -138,11 +139,7 @@ PROGRAMS = [
 ]
 
 
-def _outcome(src: str, data: Any) -> str:
-    try:
-        return ptc.pr_str(ptc.run(src, data={"t": data}).value)
-    except ptc.PTCError as e:
-        return f"error {e.kind}: {e.message}"
+_outcome = outcome
 
 
 @pytest.mark.parametrize("src", PROGRAMS)

@@ -23,6 +23,7 @@ import pytest
 pa = pytest.importorskip("pyarrow")
 
 import ptc  # noqa: E402
+from tests.outcome import outcome  # noqa: E402
 from ptc.interpreter.columnar.explain import explain  # noqa: E402
 from ptc.interpreter.registry import REGISTRY, load_library  # noqa: E402
 
@@ -60,11 +61,9 @@ def _arities(q: str) -> list[int]:
     return sorted(k for k in out if 1 <= k <= 2)
 
 
+
 def _outcome(src: str, data: Any) -> str:
-    try:
-        return ptc.pr_str(ptc.run(src, data={"t": data}).value)
-    except ptc.PTCError as e:
-        return f"error {e.kind}"
+    return outcome(src, data, message=False)
 
 
 def _call(q: str, args: tuple[str, ...]) -> str:

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ptc
+from tests.outcome import outcome
 from ptc.interpreter.columnar.explain import explain
 
 from .data import close
@@ -62,11 +63,7 @@ def tables(draw: Any, least: int = 0, most: int = 40) -> Any:
     return pa.table(cols, schema=schema)
 
 
-def _outcome(src: str, data: Any) -> str:
-    try:
-        return ptc.pr_str(ptc.run(src, data={"t": data}).value)
-    except ptc.PTCError as e:
-        return f"error {e.kind}: {e.message}"
+_outcome = outcome
 
 
 @pytest.mark.parametrize("src", PROGRAMS)

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 import ptc  # noqa: E402
+from tests.outcome import outcome  # noqa: E402
 from ptc.interpreter.columnar.explain import explain  # noqa: E402
 
 HELPERS = (
@@ -99,11 +100,9 @@ def tables(draw: Any, least: int = 0, most: int = 30) -> Any:
     return pa.table(cols, schema=schema)
 
 
+
 def _outcome(src: str, data: Any) -> str:
-    try:
-        return ptc.pr_str(ptc.run(src, data={"t": data}).value)
-    except ptc.PTCError as e:
-        return f"error {e.kind}"
+    return outcome(src, data, message=False)
 
 
 @pytest.mark.parametrize("src", PROGRAMS)

@@ -274,14 +274,7 @@ def ks_test_one_sample(xs: Any, dist: Any = None, opts: Any = None) -> Any:
 def ks_test_two_samples(xs: Any, ys: Any, opts: Any = None) -> Any:
     import scipy.stats
 
-    who = "stats/ks-test-two-samples"
-    o = options(opts, who, ("sides", "alternative"))
-    x, y = _sample(xs, who, "the first sample", 1), _sample(ys, who, "the second sample", 1)
-    fits(len(x) + len(y), who, SORT)
-    side = sides(o, who)
-    r = scipy.stats.ks_2samp(x, y, alternative=side)
-    return _common(r.statistic, r.pvalue, ("D", value(r.statistic)), ("nx", len(x)), ("ny", len(y)),
-                   ("sides", Keyword(side)))
+    return _two_samples("stats/ks-test-two-samples", xs, ys, opts, scipy.stats.ks_2samp, SORT, "D")
 
 
 @stat("mann-whitney-u-test", args=("[xs ys]", "[xs ys opts]"), needs=SCIPY,
@@ -291,13 +284,17 @@ def ks_test_two_samples(xs: Any, ys: Any, opts: Any = None) -> Any:
 def mann_whitney_u_test(xs: Any, ys: Any, opts: Any = None) -> Any:
     import scipy.stats
 
-    who = "stats/mann-whitney-u-test"
+    return _two_samples("stats/mann-whitney-u-test", xs, ys, opts, scipy.stats.mannwhitneyu, RANK, "U")
+
+
+def _two_samples(who: str, xs: Any, ys: Any, opts: Any, test: Any, per_value: float, name: str) -> Any:
+    """A scipy test of two independent samples with only a side to choose."""
     o = options(opts, who, ("sides", "alternative"))
     x, y = _sample(xs, who, "the first sample", 1), _sample(ys, who, "the second sample", 1)
-    fits(len(x) + len(y), who, RANK)
+    fits(len(x) + len(y), who, per_value)
     side = sides(o, who)
-    r = scipy.stats.mannwhitneyu(x, y, alternative=side)
-    return _common(r.statistic, r.pvalue, ("U", value(r.statistic)), ("nx", len(x)), ("ny", len(y)),
+    r = test(x, y, alternative=side)
+    return _common(r.statistic, r.pvalue, (name, value(r.statistic)), ("nx", len(x)), ("ny", len(y)),
                    ("sides", Keyword(side)))
 
 
