@@ -205,13 +205,13 @@ def test_lm_is_statsmodels_ols(n: int, p: int, seed: int, named: bool) -> None:
     assert close([c["estimate"] for c in got["coefficients"]], fit.params.tolist(), 1.0)
     assert close([c["stderr"] for c in got["coefficients"]], fit.bse.tolist(), 1e-300)
     assert close([c["t-value"] for c in got["coefficients"]], fit.tvalues.tolist(), 1.0)
-    assert close([c["p-value"] for c in got["coefficients"]], fit.pvalues.tolist(), 1e-300, 1e-7)
+    assert close([c["p-value"] for c in got["coefficients"]], fit.pvalues.tolist(), 1e-300)
     ci = fit.conf_int()
     assert close([c["confidence-interval"] for c in got["coefficients"]], ci.tolist(), 1.0)
     for ours, theirs in (("r-squared", "rsquared"), ("adjusted-r-squared", "rsquared_adj"), ("f-statistic", "fvalue"),
                          ("log-likelihood", "llf"), ("aic", "aic"), ("bic", "bic")):
         assert close(got[ours], float(getattr(fit, theirs)), 1.0), ours
-    assert close(got["p-value"], float(fit.f_pvalue), 1e-300, 1e-7)
+    assert close(got["p-value"], float(fit.f_pvalue), 1e-300)
     assert got["df"] == [int(fit.df_model), int(fit.df_resid)]
     assert close(got["intercept"], fit.params[0], 1.0) and close(got["beta"], fit.params[1:].tolist(), 1.0)
 

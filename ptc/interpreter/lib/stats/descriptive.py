@@ -348,10 +348,10 @@ def standardize(xs: Any) -> Any:
 
     x, ok = sample.aligned(xs, "stats/standardize")
     seg = Segments.one(x[ok])
-    mu, sd = kernels.mean(seg)[0], kernels.stddev(seg, 0)[0]
+    sd = kernels.stddev(seg, 0)[0]
     out = np.full(len(x), np.nan)
-    if sd > 0:
-        out[ok] = (x[ok] - mu) / sd
+    if sd > 0:  # the deviations corrected by their own mean: 1e6 plus small values keep their digits
+        out[ok] = kernels.deviations(seg) / sd
     return floats(out)
 
 
