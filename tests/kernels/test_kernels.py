@@ -136,6 +136,34 @@ PROGRAMS = [
     "(update-vals (group-by (fn [r] [(:status r) (> (:id r) 2)]) data/t) count)",
     "(frequencies (map (fn [r] [(:ok r) (pos? (:id r))]) data/t))",
     "(let [m {\"paid\" 1 \"open\" 2}] (filter #(when-let [w (m (:status %))] (> w 1)) data/t))",
+    # keep: f's values with the nils left out (false, NaN, -0.0 kept), a seq over the column
+    "(keep :qty data/t)", "(keep :amount data/t)", "(keep :ok data/t)", "(reduce + (keep :amount data/t))",
+    "(count (filter pos? (keep :qty data/t)))", "(keep :qty (filter #(> (:id %) 3) data/t))",
+    "(let [m {\"paid\" 1 \"open\" 2}] (keep #(m (:status %)) data/t))",
+    "(keep #(when (> (:id %) 20) (:status %)) data/t)",
+    "(frequencies (keep #(some-> (:qty %) (quot 10)) data/t))",
+    # filter / remove over a computed column, and what reads their seq
+    "(remove nil? (map :amount data/t))", "(apply + (remove nil? (map :amount data/t)))",
+    "(apply + (remove nil? (map :qty data/t)))", "(->> data/t (map :qty) (filter some?) (reduce +))",
+    "(reduce + (filter pos? (map :qty data/t)))", "(filter #(> % 10) (map :qty data/t))",
+    "(count (filter neg? (map :amount data/t)))", "(remove zero? (map :amount data/t))",
+    "(filter #(str/starts-with? % \"p\") (map :status data/t))", "(filter #(> % 100) (map :id data/t))",
+    "(apply max (filter #(< % 30) (map :id data/t)))", "(map - (map :amount data/t))", "(map #(- (:amount %)) data/t)",
+    # vectors made from each row: frequencies and distinct number them as group-by does
+    "(map (juxt :id :day) data/t)", "(frequencies (map (juxt :status :ok) data/t))",
+    "(frequencies (map #(vector (:day %) (:qty %)) data/t))", "(distinct (map (juxt :status :ok) data/t))",
+    "(count (distinct (map (fn [r] [(:qty r) (:status r)]) data/t)))",
+    "(frequencies (distinct (map (juxt :ok :status) data/t)))",
+    "(frequencies (map (fn [r] [(:status r) (> (:qty r) 3)]) (filter :ok data/t)))",
+    "(frequencies (map (juxt :status :amount) data/t))",
+    # comp and complement of column predicates
+    "(filter (comp pos? :qty) data/t)", "(remove (comp nil? :amount) data/t)", "(filter (complement :ok) data/t)",
+    "(count (remove (complement #(and (:qty %) (pos? (:qty %)))) data/t))", "(filter (comp #(> % 2) :qty) data/t)",
+    "(map (complement :status) data/t)", "(remove (comp zero? :amount) data/t)",
+    "(filter (comp #(when % (pos? %)) :qty) data/t)", "(filter (comp #(when (:ok %) %) #(quot 1 (:qty %))) data/t)",
+    # some-> of the row itself: a row is never nil
+    "(count (filter #(some-> % :qty pos?) data/t))", "(filter #(some-> % :amount (> 1.5)) data/t)",
+    "(map #(some-> % :qty inc) data/t)",
 ]
 
 
@@ -166,6 +194,14 @@ def _table() -> Any:
     ("(map #(if (> (:qty %) 2) 2 1) data/t)", "map"),
     ("(defn big? [r] (when (:qty r) (> (:qty r) 2))) (filter big? data/t)", "filter"),
     ("(group-by (fn [r] [(:status r) (> (:qty r) 2)]) data/t)", "group-by"),
+    ("(reduce + (keep :amount data/t))", "keep"),
+    ("(apply + (remove nil? (map :amount data/t)))", "apply +"),
+    ("(count (filter pos? (keep :amount data/t)))", "filter"),
+    ("(frequencies (map (juxt :status :qty) data/t))", "frequencies"),
+    ("(count (distinct (map (fn [r] [(:status r) (:qty r)]) data/t)))", "distinct"),
+    ("(count (remove (complement #(and (:amount %) (pos? (:amount %)))) data/t))", "remove"),
+    ("(count (filter (comp pos? :qty) data/t))", "filter"),
+    ("(count (filter #(some-> % :amount pos?) data/t))", "filter"),
 ])
 def test_explain_names_kernels(src: str, call: str) -> None:
     report = explain(src, data={"t": _table()})
@@ -222,8 +258,10 @@ ROW_ONLY = {  # by design: float keys (NaN, -0.0 group as Python does), a map of
     "(filter #(nil? (and (:ok %) (:qty %) (:status %))) data/t)", "(filter #(= (or (:ok %) (:qty %)) 3) data/t)",
     # (/ 100 q) is an integer where q divides 100, a float elsewhere: values of two types
     "(map #(if (pos? (:qty %)) (/ 100 (:qty %)) 0) data/t)",
-    # a vector made from each row: kernels number vector keys for group-by only
-    "(frequencies (map (fn [r] [(:ok r) (pos? (:id r))]) data/t))",
+    # vectors holding floats: frequencies of them is the rows' (float keys, as above)
+    "(frequencies (map (juxt :status :amount) data/t))",
+    # comp of a branch over a computed value: the rows compute it on every row, a branch on some
+    "(filter (comp #(when (:ok %) %) #(quot 1 (:qty %))) data/t)",
 }
 
 
@@ -320,3 +358,25 @@ def test_date_parts_of_pandas_datetime64_columns_are_kernels(tz: Any, method: st
     got = ptc.pr_str(ptc.run(src, data={"df": df}).value)
     with rows_only():
         assert got == ptc.pr_str(ptc.run(src, data={"df": df}).value)
+
+
+_TEXTS = ["2024-01-05", "2023-12-31", "2020-02-29", "2020-02-30", "2024-1-5", "0000-01-01", "+12024-01-05",
+          " 2024-01-05", "2024-01-05T10:00", None]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(_TEXTS), max_size=12))
+def test_dates_parsed_from_a_text_column_are_the_row_paths(texts: list[Any]) -> None:
+    """(LocalDate/parse (:d %)) over a text column is a cast (Arrow's, as strict as Java's ISO
+    date); any text the row path refuses makes the kernel fall back to its error."""
+    t = pa.table({"d": pa.array(texts, pa.string()), "id": list(range(len(texts)))})
+    for src in ["(map #(.getDayOfYear (LocalDate/parse (:d %))) data/t)",
+                "(filter #(and (:d %) (.isBefore (LocalDate/parse (:d %)) (LocalDate/parse \"2024-01-01\"))) data/t)",
+                "(frequencies (map #(when (:d %) (.getYear (LocalDate/parse (:d %)))) data/t))"]:
+        assert _outcome(src, t) == _outcome(src, t.to_pylist()), src
+
+
+def test_a_date_parse_of_a_clean_text_column_is_a_kernel() -> None:
+    t = pa.table({"d": ["2024-01-05", "2023-06-30", "2024-02-29"]})
+    report = explain("(update-vals (group-by #(.getMonthValue (LocalDate/parse (:d %))) data/t) count)", data={"t": t})
+    assert report.kernels and not report.fallbacks, str(report)

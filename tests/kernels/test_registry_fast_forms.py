@@ -35,11 +35,13 @@ ROWS = [
     {"i": 0, "j": 2, "f": 10.0, "s": "é", "d": datetime.date(2024, 1, 1), "e": datetime.date(2023, 6, 1)},
     {"i": 9, "j": -3, "f": 0.1, "s": "", "d": datetime.date(2024, 3, 14), "e": datetime.date(2024, 3, 14)},
 ]
-# the same without the texts some kernels leave to the row path (beyond ASCII, empty)
-CLEAN = [dict(r, s=t) for r, t in zip(ROWS, ["Paid", "open", "Void", "ok"])]
+# the same without the texts some kernels leave to the row path (beyond ASCII, empty), and with
+# each date also as its ISO text (what LocalDate/parse reads)
+CLEAN = [dict(r, s=t, t=r["d"].isoformat()) for r, t in zip(ROWS, ["Paid", "open", "Void", "ok"])]
 DATASETS = [(ROWS, pa.Table.from_pylist(ROWS)), (CLEAN, pa.Table.from_pylist(CLEAN))]
 # a column op that runs only inside another's (a DayOfWeek is a column only as its number)
-WHERE_IT_RUNS = {".getDayOfWeek": "(mapv #(.getValue (.getDayOfWeek (:d %))) data/t)"}
+WHERE_IT_RUNS = {".getDayOfWeek": "(mapv #(.getValue (.getDayOfWeek (:d %))) data/t)",
+                 "LocalDate/parse": "(mapv #(LocalDate/parse (:t %)) data/t)"}
 # what an operand may be: columns of each kind, a day of the week, constants
 POOL = ["(:i %)", "(:j %)", "(:f %)", "(:s %)", "(:d %)", "(:e %)", "(.getDayOfWeek (:d %))", "2", "1.5", '"a"']
 

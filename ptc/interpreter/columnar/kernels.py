@@ -244,6 +244,8 @@ def _op(name: str, args: tuple[Any, ...], frame: Any, reach: Any) -> Any:
             raise Fallback(f"{name} of a constant")
         r = _SIGN[name](x, 0)
         return r.fill_null(False) if r.null_count else r
+    if name == "parse-date":
+        return _parse_dates(args, frame, reach)
     if name in ("inc", "dec"):
         if len(args) != 1:
             raise Fallback(f"{name} with {len(args)} arguments")
@@ -589,6 +591,39 @@ def _if(test: Any, then: Any, else_: Any, frame: Any, reach: Any, numeric: bool 
     arr = [x if is_array(x) else pa.array([x] * n, typ) for x in (a, b)]
     arr = [x.cast(typ) if x.type != typ else x for x in arr]
     return pc.if_else(t, arr[0], arr[1])
+
+
+_YEAR_ONE = -719_162  # 0001-01-01 in days from 1970: the first date PTC-Lisp holds
+
+
+def _parse_dates(args: tuple[Any, ...], frame: Any, reach: Any) -> Any:
+    """(LocalDate/parse s) of a text column: Arrow's cast to dates, as strict as Java's
+    ISO_LOCAL_DATE for yyyy-MM-dd (2020-02-30, 2024-1-5 or a space are refused); any text the
+    cast refuses (a sign, five digits of year) or a nil falls back, and the row path says why.
+    A constant text is parsed by the builtin itself."""
+    if len(args) != 1:
+        raise Fallback("LocalDate/parse with a formatter")
+    x = value(args[0], frame, reach)
+    if type(x) is str:
+        from ..registry import REGISTRY
+        from ..errors import PTCError
+
+        try:
+            return REGISTRY["LocalDate/parse"].fn(x)
+        except PTCError:
+            raise Fallback("LocalDate/parse of a text that is no date (the row path raises)") from None
+    if not is_array(x) or kind(x) != "str":
+        raise Fallback("LocalDate/parse of something other than a text")
+    if _nulls_reached(x, reach):
+        raise Fallback("a nil reaches LocalDate/parse (the row path raises)")
+    try:
+        days = _flat(x).cast(pa.date32())
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        raise Fallback("LocalDate/parse of a text that is not a yyyy-MM-dd date (the row path says why)") from None
+    low = pc.min(days.cast(pa.int32())).as_py()
+    if low is not None and low < _YEAR_ONE:
+        raise Fallback("LocalDate/parse of a date before year 1")
+    return days
 
 
 _EQ_KINDS = frozenset({"int", "float", "str", "bool", "date"})

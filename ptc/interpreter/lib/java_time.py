@@ -112,7 +112,7 @@ def _datetime(who: str, m: re.Match[str]) -> dt.datetime:
     return _checked(who, dt.datetime, int(y), int(mo), int(d), int(h), int(mi), int(sec or 0), micros)
 
 
-@builtin("parse", ns="LocalDate", args=("[s]", "[s formatter]"), category=_CAT,
+@builtin("parse", ns="LocalDate", args=("[s]", "[s formatter]"), category=_CAT, column_op="parse-date",
          doc="The date of ISO text yyyy-MM-dd, or of text in a DateTimeFormatter's pattern.",
          ex=(('(str (LocalDate/parse "2026-03-14"))', '"2026-03-14"'),
              ('(str (LocalDate/parse "14 Mar 2026" (DateTimeFormatter/ofPattern "d MMM yyyy")))', '"2026-03-14"')))
