@@ -103,6 +103,17 @@ CASES = [
     Case("histogram-big", "(chart/histogram (map (fn [i] {:p i}) (range 5000000)) :p)", "timeout|max_collection"),
     # integers
     Case("bigint", "(reduce *' (range 1 100000))", "max_int_bits"),
+    # one call's own loop over a large input reads the clock (issue 43: each ran 0.5-1.6 s late)
+    Case("postwalk-vector", "(count (clojure.walk/postwalk identity (vec (range 5000000))))", "timeout",
+         limits={"max_collection": 10_000_000, "max_memory": 4 << 30}),
+    Case("keywordize-vector", "(count (clojure.walk/keywordize-keys (vec (range 5000000))))", "timeout",
+         limits={"max_collection": 10_000_000, "max_memory": 4 << 30}),
+    Case("set-difference", "(count (clojure.set/difference (set (range 1500000)) #{1} #{2} #{3}))",
+         "timeout|max_memory", limits={"max_collection": 10_000_000}),
+    Case("shuffle", "(count (shuffle (vec (range 5000000))))", "timeout",
+         limits={"max_collection": 10_000_000, "max_memory": 4 << 30}),
+    Case("avg-by-path", "(avg-by [:a :b] (vec (repeat 5000000 {:a {:b 1}})))", "timeout",
+         limits={"max_collection": 10_000_000, "max_memory": 4 << 30}),
     # the analyst's library: a call numpy or scipy cannot stop is sized before it starts; its
     # input counts against max_collection; a loop of calls reads the clock
     Case("stats-median-of-10M", "(stats/median (map :v data/t))", "timeout", {"t": "big"},

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
-from ..context import rng
+from ..context import check_deadline, rng
 from ..errors import runtime_error
 from ..registry import builtin
 from ..values import MAP_TYPES, iter_all, pvector, short
@@ -59,8 +59,19 @@ def shuffle(coll: Any) -> Any:
     if coll is None or type(coll) is str or type(coll) in MAP_TYPES:
         raise runtime_error(f"shuffle: expected a vector, list, set or sequence, got {describe(coll)}")
     items = list(iter_all(coll, "shuffle"))
-    rng().shuffle(items)
+    _shuffled(items, rng())
     return pvector(items)
+
+
+def _shuffled(x: list[Any], r: Any) -> None:
+    """random.shuffle's Fisher-Yates (the same draws, so a seeded run's permutation is the
+    same), reading the deadline every 65,536 swaps: Python's own runs a million items in 0.6 s."""
+    below = r._randbelow
+    for i in reversed(range(1, len(x))):
+        if not i & 0xFFFF:
+            check_deadline()
+        j = below(i + 1)
+        x[i], x[j] = x[j], x[i]
 
 
 @builtin("random-sample", args=("[prob]", "[prob coll]"), category="sequences",

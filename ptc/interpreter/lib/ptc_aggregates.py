@@ -47,8 +47,10 @@ from ..values import (
     as_fn,
     iter_all,
     iter_seq,
+    PACED,
     lookup,
     map_keys,
+    paced,
     short,
     type_name,
     vec,
@@ -84,7 +86,7 @@ def _values(key: Any, rows: Any, who: str) -> list[Any]:
         from .core_sequences import kw_values
 
         return kw_values(key, rows)
-    return list(map(_keyfn(key, who), rows))
+    return list(map(_keyfn(key, who), paced(rows) if len(rows) > PACED else rows))  # the clock read as it goes
 
 
 def _rows(coll: Any, who: str) -> Any:

@@ -21,6 +21,7 @@ from ..values import (
     PList,
     as_fn,
     as_key,
+    checked,
     contains_key,
     iter_seq,
     lookup,
@@ -105,7 +106,7 @@ def intersection(s1: Any, *sets: Any) -> Any:
     all_sets = [first] + [_as_set(s, "intersection") for s in sets]
     all_sets.sort(key=len)
     smallest, rest = all_sets[0], all_sets[1:]
-    return make_set(x for x in smallest if all(x in s for s in rest))
+    return make_set(x for x in checked(smallest) if all(x in s for s in rest))
 
 
 @builtin("difference", ns="clojure.set", args=("[s1]", "[s1 s2 & sets]"), category="sets",
@@ -116,7 +117,7 @@ def difference(s1: Any, *sets: Any) -> Any:
     if not sets:
         return first
     others = [_as_set(s, "difference") for s in sets]
-    return make_set(x for x in first if not any(x in s for s in others))
+    return make_set(x for x in checked(first) if not any(x in s for s in others))
 
 
 @builtin("select", ns="clojure.set", args="[pred xset]", category="sets",

@@ -7,8 +7,8 @@ from typing import Any
 from ..context import tick
 from ..registry import builtin
 from ..values import (
-    MAP_TYPES, SET_TYPES, VECTOR_TYPES, Keyword, LazySeq, MapEntry, PList, as_fn, iter_all, lookup, make_map,
-    map_items, vec,
+    MAP_TYPES, SET_TYPES, VECTOR_TYPES, Keyword, LazySeq, MapEntry, PList, as_fn, checked, iter_all, lookup,
+    make_map, map_items, vec,
 )
 from .core_collections import empty, into
 
@@ -22,15 +22,15 @@ def walk(inner: Any, outer: Any, form: Any) -> Any:
     if t is MapEntry:
         out: Any = MapEntry((f(form[0]), f(form[1])))
     elif t in MAP_TYPES or t in SET_TYPES:  # (into (empty form) ...): a sorted one stays sorted
-        items = [f(MapEntry((k, v))) for k, v in map_items(form)] if t in MAP_TYPES else [f(x) for x in form]
+        items = [f(MapEntry(kv)) for kv in checked(map_items(form))] if t in MAP_TYPES else [f(x) for x in checked(form)]
         tick(len(items))
         out = into(empty(form), vec(items))
     elif t in VECTOR_TYPES:
-        items = [f(x) for x in form]
+        items = [f(x) for x in checked(form)]
         tick(len(items))
         out = vec(items)
     elif t is PList or t is LazySeq:
-        items = [f(x) for x in iter_all(form, "walk")]
+        items = [f(x) for x in checked(iter_all(form, "walk"))]
         tick(len(items))
         out = PList(items)
     else:
