@@ -1,11 +1,13 @@
 """What a value holds, estimated the way the limits charge it: 64 bytes per collection item,
-one per character. Sessions (a Sandbox, an MCP session) keep values between runs, where no
+one per character, a big integer's digits, a function what its closure captured. Sessions (a Sandbox, an MCP session) keep values between runs, where no
 run's `max_memory` sees them; this is how their definitions are counted against
 `Limits.max_session_memory`.
 """
 
 from __future__ import annotations
 
+from functools import partial
+from types import FunctionType
 from typing import Any
 
 from .context import BYTES_PER_CHAR, BYTES_PER_ITEM
@@ -14,6 +16,21 @@ from .table import Table
 from .values import Record
 
 _ATOMS = frozenset({int, float, bool, type(None), str})
+_SMALL = 1 << 64  # integers up to 64 bits are counted in their collection's 64 bytes an item
+
+
+def _held_by(f: Any) -> list[Any]:
+    """What a function keeps alive: its closure's cells and its defaults (a partial's function
+    and arguments). A cell not yet filled (a letfn being made) holds nothing."""
+    if type(f) is partial:
+        return [f.func, *f.args, *f.keywords.values()]
+    out: list[Any] = list(f.__defaults__ or ())
+    for cell in f.__closure__ or ():
+        try:
+            out.append(cell.cell_contents)
+        except ValueError:
+            continue
+    return out
 
 
 def footprint(x: Any, cap: int) -> int:
@@ -29,6 +46,8 @@ def footprint(x: Any, cap: int) -> int:
         t = type(v)
         if t is str:
             total += len(v) * BYTES_PER_CHAR
+        elif t is int and not -_SMALL < v < _SMALL:  # a big integer: its digits (8,000 bits are 1 KB)
+            total += v.bit_length() // 8
         elif t in _ATOMS:
             continue
         elif id(v) in seen:
@@ -40,6 +59,10 @@ def footprint(x: Any, cap: int) -> int:
             seen.add(id(v))
             total += v.held_bytes()
             stack.append(v.fields)
+        elif t is FunctionType or t is partial:  # a closure holds what it captured (a memoize cache...)
+            seen.add(id(v))
+            total += BYTES_PER_ITEM
+            stack.extend(_held_by(v))
         else:
             seen.add(id(v))
             items: Any
