@@ -21,6 +21,7 @@ from .limits import Limits
 
 BYTES_PER_ITEM = 64  # rough cost of one element of a realized collection
 BYTES_PER_CHAR = 1
+MEASURE_EVERY = 0.01  # seconds between two reads of resident memory by the limit checks (~5 us a read)
 
 
 class RunState:
@@ -29,7 +30,7 @@ class RunState:
     __slots__ = (
         "limits", "deadline", "steps", "prints", "print_chars", "tool_calls", "tools",
         "data", "allocated", "max_int", "call_tool", "pending", "defined", "docs", "rss_base", "budgets",
-        "random", "emptied", "clock",
+        "random", "emptied", "clock", "memory_due",
     )
 
     def __init__(self, limits: Limits) -> None:
@@ -52,6 +53,7 @@ class RunState:
         self.random: random.Random | None = None  # made on first use (seeding from the OS costs)
         self.emptied: Emptied | None = None  # the last filter that kept nothing (for the empty-result note)
         self.clock: datetime.datetime | None = None  # the run clock, read at its first use (run_clock)
+        self.memory_due = time.monotonic() + MEASURE_EVERY  # when a limit check next reads resident memory
 
     def flush_output(self) -> None:
         if self.pending is not None:
@@ -211,7 +213,7 @@ class RunLock:
 
 DEFAULT_LIMITS = Limits()
 IDLE = RunState(DEFAULT_LIMITS)  # current between runs
-IDLE.deadline = float("inf")
+IDLE.deadline = IDLE.memory_due = float("inf")
 
 CURRENT: RunState = IDLE
 LOCK = RunLock()
@@ -234,8 +236,21 @@ def leave(prev: RunState) -> None:
 
 
 def check_deadline() -> None:
-    if time.monotonic() > CURRENT.deadline:
-        raise limit_error("timeout", CURRENT.limits.timeout, "program ran too long")
+    now = time.monotonic()
+    st = CURRENT
+    if now > st.deadline:
+        raise limit_error("timeout", st.limits.timeout, "program ran too long")
+    if now > st.memory_due:
+        _measure(st, now)
+
+
+def _measure(st: RunState, now: float) -> None:
+    """The memory the run holds, measured (resident growth since it began, which Arrow's and
+    numpy's allocations are part of) rather than estimated: every check that reads the
+    clock reads it too, at most every MEASURE_EVERY seconds."""
+    st.memory_due = now + MEASURE_EVERY
+    if st.rss_base and resident_bytes() - st.rss_base > st.limits.max_memory:
+        raise limit_error("max_memory", st.limits.max_memory, "program holds too much memory (measured)")
 
 
 def check_time(seconds: float, what: str) -> None:
@@ -269,8 +284,11 @@ def check_size(n: int, what: str = "collection") -> None:
     st.allocated += n * BYTES_PER_ITEM
     if st.allocated > st.limits.max_memory:
         raise limit_error("max_memory", st.limits.max_memory, "program allocated too much (estimate)")
-    if time.monotonic() > st.deadline:
+    now = time.monotonic()
+    if now > st.deadline:
         raise limit_error("timeout", st.limits.timeout, "program ran too long")
+    if now > st.memory_due:
+        _measure(st, now)
 
 
 def check_realized(total: int, new: int, what: str = "lazy sequence") -> None:
@@ -281,8 +299,11 @@ def check_realized(total: int, new: int, what: str = "lazy sequence") -> None:
     st.allocated += new * BYTES_PER_ITEM
     if st.allocated > st.limits.max_memory:
         raise limit_error("max_memory", st.limits.max_memory, "program allocated too much (estimate)")
-    if time.monotonic() > st.deadline:
+    now = time.monotonic()
+    if now > st.deadline:
         raise limit_error("timeout", st.limits.timeout, "program ran too long")
+    if now > st.memory_due:
+        _measure(st, now)
 
 
 def check_string(n: int, what: str = "string") -> None:
@@ -292,8 +313,11 @@ def check_string(n: int, what: str = "string") -> None:
     st.allocated += n * BYTES_PER_CHAR
     if st.allocated > st.limits.max_memory:
         raise limit_error("max_memory", st.limits.max_memory, "program allocated too much (estimate)")
-    if time.monotonic() > st.deadline:
+    now = time.monotonic()
+    if now > st.deadline:
         raise limit_error("timeout", st.limits.timeout, "program ran too long")
+    if now > st.memory_due:
+        _measure(st, now)
 
 
 def check_int(x: int) -> int:
@@ -330,8 +354,11 @@ def tick(n: int = 1) -> None:
     st.steps += n
     if st.steps > st.limits.max_steps:
         raise limit_error("max_steps", st.limits.max_steps, "too many evaluation steps")
-    if time.monotonic() > st.deadline:
+    now = time.monotonic()
+    if now > st.deadline:
         raise limit_error("timeout", st.limits.timeout, "program ran too long")
+    if now > st.memory_due:
+        _measure(st, now)
 
 
 __all__ = [
