@@ -79,6 +79,29 @@ def test_a_missing_name_lists_tables_and_views(duck: Path) -> None:
     assert "tables: orders" in message and "views (read only when named): env, forever, passwd" in message
 
 
+def test_a_duckdb_file_runs_none_of_its_own_code_and_shows_no_host_path(tmp_path: Path) -> None:
+    duckdb = pytest.importorskip("duckdb")
+    path = tmp_path / "code.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute("CREATE TABLE t (a INTEGER, s VARCHAR GENERATED ALWAYS AS (current_setting('secret_directory')))")
+    con.execute("INSERT INTO t(a) VALUES (1)")
+    con.execute("CREATE TABLE plain AS SELECT 1 AS a")
+    con.execute("CREATE VIEW settings AS SELECT name, value FROM duckdb_settings()")
+    con.close()
+    message = refused(path)
+    assert "table 't' has generated columns (s)" in message and "#SELECT a FROM \"t\"" in message
+    assert ptc.read_data(f"{path}#SELECT a FROM t")["code"].num_rows == 1
+    values = " ".join(map(str, ptc.table(f"{path}#settings").column("value").to_pylist()))
+    assert str(Path.home()) not in values and "stored_secrets" not in values
+    # a macro may take a built-in function's name: a view or query of such a file could run it
+    con = duckdb.connect(str(path))
+    con.execute("CREATE MACRO upper(x) AS current_setting('secret_directory')")
+    con.close()
+    assert "defines macros (upper)" in refused(f"{path}#SELECT upper('a') FROM plain")
+    assert "defines macros (upper)" in refused(f"{path}#settings")
+    assert ptc.table(f"{path}#plain").num_rows == 1  # its tables still load
+
+
 # -- SQLite: a recursive view ends at the deadline --------------------------------------------
 
 

@@ -13,7 +13,7 @@ import resource
 import time
 import traceback
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 import ptc
 from ptc.interpreter.isolation.child import _vm_size
@@ -49,7 +49,8 @@ class Outcome:
         return f"child died without answering ({self.detail}) after {self.elapsed:.2f}s"
 
 
-def _child(conn: Any, source: Any, kwargs: dict[str, Any], mem: int) -> None:
+def _child(conn: Any, job: Callable[[], Any], warm: Callable[[], Any], mem: int) -> None:
+    """Cap the address space, warm up, then time and measure job() alone."""
     try:
         # `mem` is the program's headroom on top of what the child inherits mapped (thread stacks and
         # allocator arenas of pyarrow, polars or DuckDB used by earlier tests take gigabytes)
@@ -57,21 +58,15 @@ def _child(conn: Any, source: Any, kwargs: dict[str, Any], mem: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
     except (ValueError, OSError):  # pragma: no cover - platform without the limit
         pass
-    limits = kwargs.get("limits")
-    if limits is not None and limits.isolation == "process":  # the zygote starts once, not in the timed run
-        from ptc.interpreter.registry import names_heavy_namespace
-
-        # and imports the analyst's library once, before the first run that names it
-        warm = "(stats/mean [1])" if isinstance(source, str) and names_heavy_namespace(source) else "nil"
-        ptc.run(warm, limits=ptc.Limits(isolation="process"))
+    warm()
     _reset_peak()
     start = time.perf_counter()
     try:
-        result = ptc.run(source, **kwargs)
+        value = job()
         elapsed = time.perf_counter() - start
         printed = print_error = None
         try:
-            text = ptc.pr_str(result.value)
+            text = ptc.pr_str(value)
             printed = text[:4000] if isinstance(text, str) else None
             if not isinstance(text, str):
                 print_error = f"pr_str returned {type(text).__name__}"
@@ -144,9 +139,26 @@ def _warm_up() -> None:
 
 def run_forked(source: Any, *, hard_timeout: float, mem: int = CHILD_MEMORY, **kwargs: Any) -> Outcome:
     """ptc.run(source, **kwargs) in a forked child; kill it after hard_timeout seconds."""
+
+    def warm() -> None:
+        limits = kwargs.get("limits")
+        if limits is not None and limits.isolation == "process":  # the zygote starts once, not in the timed run
+            from ptc.interpreter.registry import names_heavy_namespace
+
+            # and imports the analyst's library once, before the first run that names it
+            heavy = isinstance(source, str) and names_heavy_namespace(source)
+            ptc.run("(stats/mean [1])" if heavy else "nil", limits=ptc.Limits(isolation="process"))
+
+    return run_forked_call(lambda: ptc.run(source, **kwargs).value, hard_timeout=hard_timeout, mem=mem, warm=warm)
+
+
+def run_forked_call(job: Callable[[], Any], *, hard_timeout: float, mem: int = CHILD_MEMORY,
+                    warm: Callable[[], Any] = lambda: None) -> Outcome:
+    """job() in a forked child (a PTCError it raises is an "error" outcome, its value printed with
+    pr_str), after warm() there; kill it after hard_timeout seconds."""
     _warm_up()
     parent, child = _CTX.Pipe(duplex=False)
-    proc = _CTX.Process(target=_child, args=(child, source, kwargs, mem), daemon=True)
+    proc = _CTX.Process(target=_child, args=(child, job, warm, mem), daemon=True)
     start = time.perf_counter()
     proc.start()
     child.close()

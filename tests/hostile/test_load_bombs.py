@@ -1,0 +1,86 @@
+"""Data files that become far more than they are: each loader ends with the limit it meets.
+
+One rule (docs/security.md, "Data files"): a loader counts what a file *becomes* in memory
+(decoded, decompressed, each reference to a shared value counted), before it becomes it where
+the format can say and batch by batch otherwise, and reads the load's clock as it goes. So
+each bomb here, a few megabytes generated into tmp_path, ends with a `limit` error naming the
+limit, within 0.5 s of the load's deadline, with the host's peak resident memory grown by less
+than `max_bytes` + 64 MB (measured in a forked child, as the growth matrix measures runs).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+import ptc
+from ptc import LoadLimits
+
+from ._forkrun import run_forked_call
+
+pytestmark = pytest.mark.timing  # limit tests measure wall time: run apart (see README)
+
+MB = 1 << 20
+LATE = 0.5  # how late after the load's deadline a limit error may arrive (issue 43's bound)
+SLACK = 64 * MB  # the issue's allowance over the limit for the host's resident growth
+
+
+def sqlite_generated_blobs(tmp: Path, size: int, rows: int = 100) -> str:
+    """An 8 KB file: each row's generated column is a blob of `size` zero bytes."""
+    path = tmp / "zero.sqlite"
+    con = sqlite3.connect(path)
+    con.execute(f"CREATE TABLE t(a INTEGER, b BLOB GENERATED ALWAYS AS (zeroblob({size})) VIRTUAL)")
+    con.executemany("INSERT INTO t(a) VALUES (?)", [(i,) for i in range(rows)])
+    con.commit()
+    con.close()
+    return str(path)
+
+
+def duckdb_stored_strings(tmp: Path, rows: int = 1_000_000, width: int = 1000) -> str:
+    """Stored, not generated: one string of `width` characters in every row, compressed by DuckDB
+    to a few hundred kilobytes."""
+    duckdb = pytest.importorskip("duckdb")
+    path = tmp / "stored.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute(f"CREATE TABLE t AS SELECT range AS a, repeat('x', {width}) AS s FROM range({rows})")
+    con.close()
+    return str(path)
+
+
+@dataclass
+class Bomb:
+    id: str
+    make: Callable[[Path], str]  # the spec of the file made in tmp_path
+    limit: str  # the limit the error names
+    limits: dict[str, Any] = field(default_factory=dict)
+
+
+DEFAULT = dict(max_bytes=256 * MB, timeout=10)  # the issue's limits for its size cases
+
+BOMBS = [
+    # item 2: the size check ran after a 4,096-row batch was in memory
+    Bomb("sqlite-generated-500MB-blobs", lambda t: sqlite_generated_blobs(t, 500_000_000), "max_cell", DEFAULT),
+    Bomb("sqlite-generated-50MB-blobs", lambda t: sqlite_generated_blobs(t, 50_000_000), "max_bytes", DEFAULT),
+    # item 9: DuckDB's compressed strings, counted as they are exported
+    Bomb("duckdb-stored-1KB-strings-1M-rows", duckdb_stored_strings, "max_bytes", DEFAULT),
+]
+
+
+def _load(spec: str, limits: LoadLimits) -> Any:
+    """What the child returns when the load passes (it should not): the tables' sizes."""
+    return {name: getattr(value, "num_rows", None) for name, value in ptc.read_data(spec, limits=limits).items()}
+
+
+@pytest.mark.parametrize("bomb", BOMBS, ids=lambda b: b.id)
+def test_a_bomb_ends_with_its_limit_near_the_deadline_within_its_memory(bomb: Bomb, tmp_path: Path) -> None:
+    spec = bomb.make(tmp_path)
+    limits = LoadLimits(**bomb.limits)
+    out = run_forked_call(lambda: _load(spec, limits), hard_timeout=limits.timeout + 30)
+    assert out.status == "error" and out.kind == "limit", out.describe()
+    assert f"{bomb.limit}=" in out.message and "\n" not in out.message, out.message
+    assert out.elapsed < limits.timeout + LATE, out.describe()
+    assert out.peak_growth < limits.max_bytes + SLACK, f"grew {out.peak_growth / MB:.0f} MB: {out.describe()}"
