@@ -60,7 +60,11 @@ def server_options(f: F) -> F:
 def model_llm(model: str, api_base: str | None, api_key: str | None) -> Any:
     """The LLM for `--model` (with `--api-base` / `--api-key`), through litellm."""
     from ptc.llm.choose import as_llm
+    from ptc.llm.litellm_client import missing_key
 
+    missing = missing_key(model, api_base, api_key)
+    if missing is not None:
+        raise click.ClickException(missing)
     try:
         return as_llm(model, api_base=api_base, api_key=api_key)
     except ValueError as e:

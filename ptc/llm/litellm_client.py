@@ -156,6 +156,31 @@ def _normalize(messages: Any) -> list[dict[str, Any]]:
     return out
 
 
+# the environment variable litellm reads each provider's key from (a provider not named here,
+# Bedrock's or Vertex's cloud credentials, or a local server, is not checked)
+PROVIDER_KEYS = {
+    "openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY", "gemini": "GEMINI_API_KEY",
+    "mistral": "MISTRAL_API_KEY", "groq": "GROQ_API_KEY", "openrouter": "OPENROUTER_API_KEY",
+    "together_ai": "TOGETHERAI_API_KEY", "cohere": "COHERE_API_KEY", "deepseek": "DEEPSEEK_API_KEY",
+    "xai": "XAI_API_KEY", "fireworks_ai": "FIREWORKS_API_KEY", "perplexity": "PERPLEXITYAI_API_KEY",
+}
+
+
+def missing_key(model: str, api_base: str | None = None, api_key: str | None = None) -> str | None:
+    """What to set before `model` can answer, when its provider's key is known and absent from
+    the environment (checked before litellm loads: a missing key otherwise fails after seconds
+    with litellm's own messages), or None."""
+    if api_key or api_base:
+        return None
+    provider = model.split("/", 1)[0] if "/" in model else \
+        "openai" if model.startswith(("gpt-", "o1", "o3", "o4")) else "anthropic" if model.startswith("claude") else None
+    var = PROVIDER_KEYS.get(provider or "")
+    if var is None or os.environ.get(var):
+        return None
+    return (f"{model} needs {var} in the environment (or --api-key KEY); a local model needs --api-base URL, "
+            f"e.g. --model ollama_chat/llama3.1 --api-base http://localhost:11434; `ptc demo` runs offline")
+
+
 class LiteLLM:
     """A chat model reached through litellm: OpenAI, Anthropic, Gemini, Bedrock, Azure,
     Mistral, Groq, OpenRouter, local Ollama / vLLM / LM Studio servers, ... -- anything

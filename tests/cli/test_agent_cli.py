@@ -64,3 +64,18 @@ def test_agent_compression_and_prompt_options_reach_the_agent(tmp_path) -> None:
     assert CliRunner().invoke(main, [*base, "--compression", "append", "--prompt", "compact"]).exit_code == 0
     assert CliRunner().invoke(main, [*base, "--compression", "--prompt", "compact"]).exit_code != 0  # coalesced
     assert CliRunner().invoke(main, [*base, "--compression", "append"]).exit_code != 0  # default prompt
+
+
+def test_agent_without_a_providers_key_says_which_variable_to_set(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Checked before litellm loads (it failed after 8 s with litellm's own messages)."""
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    for args, var in ((["agent", "What is 1+1?"], "OPENAI_API_KEY"),
+                      (["agent", "x", "--model", "anthropic/claude-sonnet-4-5"], "ANTHROPIC_API_KEY")):
+        out = CliRunner().invoke(main, args)
+        assert out.exit_code == 1 and var in out.output and "--api-base" in out.output, out.output
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    from ptc.llm.litellm_client import missing_key
+
+    assert missing_key("openai/gpt-4o-mini") is None
+    assert missing_key("ollama_chat/llama3.1") is None and missing_key("openai/x", api_base="http://localhost:1") is None
