@@ -435,7 +435,9 @@ def _check_zip(path: Path) -> None:
 
 
 def _read_excel(path: Path, part: str | None) -> Any:
-    """The first sheet (or the sheet PART): the first row names the columns."""
+    """The first sheet (or the sheet PART): the first row names the columns. Each row is
+    charged as it is read, a shared string once per cell that references it (openpyxl holds
+    it once; the table holds a copy per cell)."""
     openpyxl = require("openpyxl", "reading Excel files")
     require("pyarrow", "reading Excel files")
     _check_zip(path)
@@ -450,9 +452,8 @@ def _read_excel(path: Path, part: str | None) -> Any:
         load.check_columns(len(first))
         header = _column_names(first)
         body = []
-        for n, row in enumerate(rows):
-            if (n & 1023) == 0:
-                load.check_time()
+        for row in rows:
+            load.charge_row(row, header)
             if any(cell is not None for cell in row):
                 body.append(dict(zip(header, row)))
     finally:

@@ -11,6 +11,7 @@ than `max_bytes` + 64 MB (measured in a forked child, as the growth matrix measu
 from __future__ import annotations
 
 import sqlite3
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -40,6 +41,33 @@ def sqlite_generated_blobs(tmp: Path, size: int, rows: int = 100) -> str:
     return str(path)
 
 
+def xlsx_shared_string(tmp: Path, text: int = 30 * MB, cells: int = 200_000) -> str:
+    """A 1 MB workbook: one shared string of `text` characters referenced by `cells` cells."""
+    openpyxl = pytest.importorskip("openpyxl")
+    path = tmp / "shared.xlsx"
+    book = openpyxl.Workbook()
+    book.active.append(["s"])
+    book.save(path)
+    with zipfile.ZipFile(path) as z:
+        entries = {name: z.read(name) for name in z.namelist()}
+    main = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+    entries["xl/sharedStrings.xml"] = (f'<sst xmlns="{main}"><si><t>s</t></si><si><t>' + "x" * text
+                                       + "</t></si></sst>").encode()
+    rows = "".join(f'<row r="{i}"><c r="A{i}" t="s"><v>{int(i > 1)}</v></c></row>' for i in range(1, cells + 2))
+    entries["xl/worksheets/sheet1.xml"] = f'<worksheet xmlns="{main}"><sheetData>{rows}</sheetData></worksheet>'.encode()
+    entries["[Content_Types].xml"] = entries["[Content_Types].xml"].replace(
+        b"</Types>", b'<Override PartName="/xl/sharedStrings.xml" ContentType="application/'
+                     b'vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/></Types>')
+    rels = "xl/_rels/workbook.xml.rels"
+    entries[rels] = entries[rels].replace(
+        b"</Relationships>", b'<Relationship Id="rIdS" Target="sharedStrings.xml" Type="http://schemas.'
+                             b'openxmlformats.org/officeDocument/2006/relationships/sharedStrings"/></Relationships>')
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in entries.items():
+            z.writestr(name, data)
+    return str(path)
+
+
 def duckdb_stored_strings(tmp: Path, rows: int = 1_000_000, width: int = 1000) -> str:
     """Stored, not generated: one string of `width` characters in every row, compressed by DuckDB
     to a few hundred kilobytes."""
@@ -48,6 +76,15 @@ def duckdb_stored_strings(tmp: Path, rows: int = 1_000_000, width: int = 1000) -
     con = duckdb.connect(str(path))
     con.execute(f"CREATE TABLE t AS SELECT range AS a, repeat('x', {width}) AS s FROM range({rows})")
     con.close()
+    return str(path)
+
+
+def parquet_wide(tmp: Path, columns: int) -> str:
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    path = tmp / "wide.parquet"
+    pq.write_table(pa.table({f"c{i}": pa.array([i]) for i in range(columns)}), path, compression="none",
+                   write_statistics=False)
     return str(path)
 
 
@@ -65,8 +102,12 @@ BOMBS = [
     # item 2: the size check ran after a 4,096-row batch was in memory
     Bomb("sqlite-generated-500MB-blobs", lambda t: sqlite_generated_blobs(t, 500_000_000), "max_cell", DEFAULT),
     Bomb("sqlite-generated-50MB-blobs", lambda t: sqlite_generated_blobs(t, 50_000_000), "max_bytes", DEFAULT),
+    # item 3: openpyxl holds the string once; each cell that references it is a copy in the table
+    Bomb("xlsx-30MB-shared-string-200k-cells", xlsx_shared_string, "max_bytes", DEFAULT),
     # item 9: DuckDB's compressed strings, counted as they are exported
     Bomb("duckdb-stored-1KB-strings-1M-rows", duckdb_stored_strings, "max_bytes", DEFAULT),
+    # item 10: dictionary pages decoded; a wide file's metadata parsed before it was refused
+    Bomb("parquet-20k-columns", lambda t: parquet_wide(t, 20_000), "max_columns", dict(max_bytes=256 * MB)),
 ]
 
 
