@@ -12,15 +12,16 @@ with a space is a query). Every failure is a `DataFileError` whose message names
 from __future__ import annotations
 
 import csv
-import json
 import os
 import re
+import sys
 from pathlib import Path
 from typing import Any, Callable
 
 from ptc.interpreter.table import Scan, Table
 
 from .arrow import DataFileError, has_pyarrow, require, table_or_rows
+from .jsonparse import parse_json, parse_json_lines
 from .limits import LoadLimits, current, loading
 
 NAME = re.compile(r"^[A-Za-z_][\w?!*+<>=-]*$")  # what data/NAME can read
@@ -154,7 +155,11 @@ def _read(path: Path, part: str | None, limits: LoadLimits | None = None) -> Any
             raise DataFileError(f"{path} is empty")
         with loading(str(path), limits) as load:
             load.check_bytes(size, "it is")
-            return reader(path, part)
+            value = reader(path, part)
+            for table in value.values() if isinstance(value, _Tables) else [value]:
+                if type(table).__module__.startswith("pyarrow"):
+                    load.check_cells(table)  # max_cell for every format, measured on what the cells became
+            return value
     except DataFileError:
         raise
     except FileNotFoundError:
@@ -172,22 +177,19 @@ def _read(path: Path, part: str | None, limits: LoadLimits | None = None) -> Any
         raise DataFileError(f"{path}: cannot read it as {KINDS[suffix]} ({message})") from None
 
 
+def _refuse_binary(path: Path, kind: str) -> None:
+    """A binary file is refused by the NUL bytes of its first 64 KB."""
+    with path.open("rb") as fh:
+        if b"\x00" in fh.read(65536):
+            raise DataFileError(f"{path} is a binary file, not {kind} text")
+
+
 def _text(path: Path, kind: str) -> str:
-    """A text file's content; a binary file is refused by its NUL bytes."""
-    data = path.read_bytes()
-    if b"\x00" in data[:65536]:
-        raise DataFileError(f"{path} is a binary file, not {kind} text")
-    return data.decode("utf-8-sig")
-
-
-def parse_json(text: str, where: str) -> Any:
-    """The JSON value of text, or a DataFileError naming where it came from (invalid, nested too deeply)."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise DataFileError(f"{where} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
-    except RecursionError:
-        raise DataFileError(f"{where} is nested too deeply to read") from None
+    """A text file's content (charged: it is held while it is parsed)."""
+    _refuse_binary(path, kind)
+    text = path.read_text(encoding="utf-8-sig")
+    current().charge(sys.getsizeof(text), "its text holds")
+    return text
 
 
 def _read_json(path: Path, part: str | None) -> Any:
@@ -201,21 +203,15 @@ def _read_json(path: Path, part: str | None) -> Any:
 def _read_jsonl(path: Path, part: str | None) -> Any:
     """One JSON object per line (blank lines skipped): a table.
 
-    Parsed by the stdlib (pyarrow's JSON reader crashes the process on deeply nested input)."""
+    Parsed by the stdlib's scanner within the load limits (pyarrow's JSON reader crashes the
+    process on deeply nested input)."""
+    _refuse_binary(path, "JSON Lines")
     rows = []
-    load = current()
-    for n, line in enumerate(_text(path, "JSON Lines").splitlines(), start=1):
-        if (n & 4095) == 0:
-            load.check_time()
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise DataFileError(f"{path} line {n} is not valid JSON (column {e.colno}: {e.msg})") from None
-        if not isinstance(row, dict):
-            raise DataFileError(f"{path} line {n} holds a {type(row).__name__}, not a JSON object (a row)")
-        rows.append(row)
+    with path.open(encoding="utf-8-sig") as lines:  # a block of lines at a time: the text is not held whole
+        for n, row in parse_json_lines(lines, str(path)):
+            if not isinstance(row, dict):
+                raise DataFileError(f"{path} line {n} holds a {type(row).__name__}, not a JSON object (a row)")
+            rows.append(row)
     return table_or_rows(rows)
 
 
@@ -237,9 +233,7 @@ INT64 = range(-(2**63), 2**63)
 
 def _read_csv(path: Path, part: str | None) -> Any:
     delimiter = "\t" if path.suffix.lower() == ".tsv" else ","
-    with path.open("rb") as fh:
-        if b"\x00" in fh.read(65536):
-            raise DataFileError(f"{path} is a binary file, not CSV text")
+    _refuse_binary(path, "CSV")
     if has_pyarrow():
         return _read_csv_arrow(path, delimiter)
     return _read_csv_stdlib(path, delimiter)

@@ -68,6 +68,18 @@ def xlsx_shared_string(tmp: Path, text: int = 30 * MB, cells: int = 200_000) -> 
     return str(path)
 
 
+def json_text(tmp: Path, text: str, name: str = "t.json") -> str:
+    path = tmp / name
+    path.write_text(text)
+    return str(path)
+
+
+def json_rows(tmp: Path, size: int, row: str = '{"a":1,"b":"xy"}') -> str:
+    """An array of `size` bytes of one row repeated."""
+    n = size // (len(row) + 1)
+    return json_text(tmp, "[" + ",".join([row] * n) + "]")
+
+
 def duckdb_stored_strings(tmp: Path, rows: int = 1_000_000, width: int = 1000) -> str:
     """Stored, not generated: one string of `width` characters in every row, compressed by DuckDB
     to a few hundred kilobytes."""
@@ -104,6 +116,16 @@ BOMBS = [
     Bomb("sqlite-generated-50MB-blobs", lambda t: sqlite_generated_blobs(t, 50_000_000), "max_bytes", DEFAULT),
     # item 3: openpyxl holds the string once; each cell that references it is a copy in the table
     Bomb("xlsx-30MB-shared-string-200k-cells", xlsx_shared_string, "max_bytes", DEFAULT),
+    # item 8: JSON expands ~20x as Python objects; JSON and CSV loads read the clock
+    Bomb("json-8MB-of-empty-objects", lambda t: json_text(t, "[" + ",".join(["{}"] * (8 * MB // 3)) + "]"),
+         "max_bytes", dict(max_bytes=64 * MB, timeout=10)),
+    Bomb("json-8MB-in-one-value", lambda t: json_text(t, '[{"a": [' + ",".join(["{}"] * (8 * MB // 3)) + "]}]"),
+         "max_bytes", dict(max_bytes=64 * MB, timeout=10)),
+    Bomb("json-object-of-8MB-arrays", lambda t: json_text(t, '{"a": [' + ",".join(["[]"] * (8 * MB // 3)) + "]}"),
+         "max_bytes", dict(max_bytes=64 * MB, timeout=10)),
+    Bomb("json-16MB-of-rows-timeout", lambda t: json_rows(t, 16 * MB), "timeout", dict(max_bytes=1 << 30, timeout=0.1)),
+    Bomb("jsonl-8MB-of-rows", lambda t: json_text(t, '{"a":1}\n' * (MB), "t.jsonl"), "max_bytes",
+         dict(max_bytes=32 * MB, timeout=10)),
     # item 9: DuckDB's compressed strings, counted as they are exported
     Bomb("duckdb-stored-1KB-strings-1M-rows", duckdb_stored_strings, "max_bytes", DEFAULT),
     # item 10: dictionary pages decoded; a wide file's metadata parsed before it was refused

@@ -80,6 +80,18 @@ PROGRAMS = [
     # two means each an integer in some groups, a float in others: the plan split by both types at once
     "(for [[k g] (group-by :k data/t)] (let [mx (/ (reduce + (map :v g)) (count g)) my (/ (reduce + (map #(* 2 (:v %)) g)) "
     "(count g))] {:k k :mx mx :my my :a (reduce + (map #(* (- (:v %) mx) (- (:v %) my)) g))}))",
+    # keep: map, then the nils left out
+    "(update-vals (group-by :k data/t) #(stats/mean (keep :f %)))",
+    "(for [[k g] (group-by :k data/t)] [k (reduce + (keep :v g)) (count (keep #(when (> (:v %) 1) (:f %)) g))])",
+    HELPERS + "(update-vals (group-by :k data/t) #(median (keep :f %)))",
+    # rows sorted by a key, the top n of them, the row with the largest key (ties as the row path breaks them)
+    "(update-vals (group-by :k data/t) #(take 2 (sort > (keep :f %))))",
+    "(update-vals (group-by :k data/t) #(take 3 (reverse (sort (keep :v %)))))",
+    "(update-vals (group-by :k data/t) (fn [g] (->> g (filter :f) (sort-by :f >) (take 2) (map :v))))",
+    "(into {} (map (fn [[k g]] [k (map :f (take 2 (sort-by :v > g)))]) (group-by :k data/t)))",
+    "(for [[k g] (group-by :k data/t)] [k (map :v (take 2 g)) (:s (first (sort-by :v > g))) (:f (last (sort-by :v g)))])",
+    "(update-vals (group-by :k data/t) (fn [g] [(:f (apply max-key :v g)) (:s (apply min-key :v g))]))",
+    "(update-vals (group-by :s data/t) (fn [g] [(:k (max-by :f g)) (:v (min-by :v g))]))",
 ]
 
 
@@ -189,6 +201,18 @@ def test_a_computation_folds_share_is_made_once_and_never_out_of_an_if() -> None
 def test_explain_says_why_a_body_is_not_a_plan() -> None:
     report = str(explain("(for [[k g] (group-by :k data/t)] {:k k :s (str/join (map :s g))})", data={"t": _clean()}))
     assert "clojure.string/join in a group body" in report and "each group is built" in report
+
+
+def test_sorts_of_floats_with_both_zeros_are_folds_with_ties_in_row_order() -> None:
+    """0.0 and -0.0 are equal to sort, compare, < and >: ties a stable sort leaves in row order,
+    here as in the row path (the median of delays rounded to whole minutes holds both)."""
+    t = pa.table({"k": ["a"] * 6 + ["b"] * 2, "f": [0.0, -0.0, 1.0, -0.0, 0.0, -1.0, -0.0, 0.0]})
+    src = ("(update-vals (group-by :k data/t) (fn [g] (let [s (sort (map :f g))] [(take 6 s) (take 4 (sort > (map :f g))) "
+           "(nth s 1) (first s) (last s) (:f (apply max-key :f g)) (:f (max-by :f g))])))")
+    assert "no group built" in str(explain(src, data={"t": t}))
+    assert _outcome(src, t) == _outcome(src, t.to_pylist()) == (
+        '{"a" [(-1.0 0.0 -0.0 -0.0 0.0 1.0) (1.0 0.0 -0.0 -0.0) 0.0 -1.0 1.0 1.0 1.0], '
+        '"b" [(-0.0 0.0) (-0.0 0.0) 0.0 -0.0 0.0 0.0 -0.0]}')  # max-key: the last of equal keys, max-by the first
 
 
 @pytest.mark.parametrize("ff, plan", [([0.0, 2.5, 0.0, 1.0], True),  # +0.0 alone: one max, one min
@@ -344,11 +368,13 @@ def test_rows_are_put_in_group_order_stably(count: int) -> None:
     assert np.array_equal(by_group(codes, count), np.argsort(codes, kind="stable"))
 
 
+@pytest.mark.parametrize("last", [False, True])
 @pytest.mark.parametrize("n", [0, 1, 2, 4])
 @pytest.mark.parametrize("dtype", ["int64", "float64"])
-def test_the_top_n_in_rounds_of_minima_is_the_head_of_each_group_sorted_stably(n: int, dtype: str) -> None:
-    """folds._top_n: each group's n smallest keys, ties in row order (Clojure's stable sort),
-    groups without rows (a filter emptied them) left empty; None when a key is its mark."""
+def test_the_top_n_in_rounds_of_minima_is_the_head_of_each_group_sorted_stably(n: int, dtype: str, last: bool) -> None:
+    """folds._top_n: each group's n smallest keys, ties in row order (Clojure's stable sort; with
+    `last`, the other way: max-key's last of equal keys), groups without rows (a filter emptied
+    them) left empty; None when a key is its mark."""
     import numpy as np
 
     from ptc.interpreter.columnar.folds import _top_n
@@ -358,11 +384,11 @@ def test_the_top_n_in_rounds_of_minima_is_the_head_of_each_group_sorted_stably(n
     codes = rng.integers(0, G - 3, 3_000)  # the last three groups have no rows
     keys = rng.integers(-5, 5, 3_000).astype(dtype)  # many ties
     sizes = np.bincount(codes, minlength=G)
-    offsets, positions = _top_n(keys, codes, G, n, sizes)
+    offsets, positions = _top_n(keys, codes, G, n, sizes, last)
     expected = []
     for grp in range(G):
         rows = np.flatnonzero(codes == grp)
-        expected.extend(rows[np.argsort(keys[rows], kind="stable")][:n].tolist())
+        expected.extend(rows[np.lexsort((-rows if last else rows, keys[rows]))][:n].tolist())
     assert positions.tolist() == expected
     assert np.diff(offsets).tolist() == np.minimum(sizes, n).tolist()
     keys[7] = np.iinfo(np.int64).max if dtype == "int64" else np.inf

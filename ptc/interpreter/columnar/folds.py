@@ -157,6 +157,8 @@ class _Translator:
         return v[1]
 
     def value_tree(self, v: tuple[Any, ...]) -> tuple[Any, ...]:
+        if v[0] == "T" and v[2][1] != ("arg",):  # (map :v (take n rows)): the first n values
+            return self.fold("take", v[2], v[1])
         if v[0] in ("G", "M", "V"):
             return v
         raise _Fail("a sequence of a group's rows in the result (not a fold of them)")
@@ -165,7 +167,7 @@ class _Translator:
         _, which, r = w
         if type(key) not in (Keyword, str):
             raise _Fail("a row's field that is not a keyword")
-        return self.fold(which, ("R", ("col", key, None), r[2], None))
+        return _first_last(self, ("R", ("col", key, None), r[2], r[3]), which)
 
     def rows(self, v: tuple[Any, ...], who: str) -> tuple[Any, ...]:
         if v[0] == "E":
@@ -356,10 +358,10 @@ def _first_last(t: _Translator, r: tuple[Any, ...], which: str) -> tuple[Any, ..
     mod = r[3]
     if mod == "distinct":
         raise _Fail(f"{which} of a distinct seq")
+    if r[1] == ("arg",):
+        return ("W", which, r)  # a row (of a sorted seq too): only its fields are read
     if mod is not None:  # a sorted seq: the smallest or largest
         return t.fold("nth", r, ("lit", 0) if which == "first" else ("last",))
-    if r[1] == ("arg",):
-        return ("W", which, r)  # a row: only its fields are read
     return t.fold(which, r)
 
 
@@ -397,6 +399,8 @@ def _reduce(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]])
 
 
 def _apply(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]) -> tuple[Any, ...]:
+    if len(args) == 3 and type(args[0]) is n.BuiltinRef and args[0].builtin.qualified in ("max-key", "min-key"):  # type: ignore[attr-defined]
+        return _extreme_key(t, args[0].builtin.qualified == "max-key", args[1], args[2], env)  # type: ignore[attr-defined]
     if len(args) != 2:
         raise _Fail("apply with leading arguments")
     r = t.rows(t.tr(args[1], env), "apply")
@@ -407,6 +411,41 @@ def _apply(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]) 
     if _is(args[0], "max", "min"):
         return t.fold(args[0].builtin.column_op, r)  # type: ignore[attr-defined]
     raise _Fail("apply of a fn other than +, max or min")
+
+
+def _extreme_key(t: _Translator, largest: bool, keyfn: n.Node, coll: n.Node,
+                 env: dict[int, tuple[Any, ...]]) -> tuple[Any, ...]:
+    """(apply max-key k xs) / (apply min-key k xs): the item whose (k x) is largest (smallest),
+    the last one on ties as max-key gives it, which is the last of xs sorted stably by (k x)
+    ascending (descending); by < and >, so keys other than numbers (which max-key refuses) fall
+    back."""
+    r = t.rows(t.tr(coll, env), "max-key")
+    if r[3] is not None:
+        raise _Fail("max-key over a sorted or distinct seq")
+    return _first_last(t, ("R", r[1], r[2], ("sort", "<" if largest else ">", t.row_fn(keyfn, r[1], env))), "last")
+
+
+def _extreme_by(largest: bool) -> Any:
+    """(max-by k g) / (min-by k g): the row whose (k row) is largest (smallest), nil keys left
+    out, the first one on ties: the first of the rows with a key sorted stably by it descending
+    (ascending). By > and <: string keys, which max-by compares, fall back."""
+    who = "max-by" if largest else "min-by"
+
+    def by(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]) -> tuple[Any, ...]:
+        if len(args) != 2:
+            raise _Fail(f"{who} with several seqs")
+        r = t.rows(t.tr(args[1], env), who)
+        if r[1] != ("arg",) or r[3] is not None:
+            raise _Fail(f"{who} over something other than a group's rows")
+        key = t.row_fn(args[0], ("arg",), env)
+        return _first_last(t, ("R", ("arg",), _also(r, ("op", "some?", key)), ("sort", ">" if largest else "<", key)),
+                           "first")
+    return by
+
+
+def _also(r: tuple[Any, ...], p: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The predicate of the rows of seq r that also pass p (checked only on the rows r keeps)."""
+    return p if r[2] is None else ("and", r[2], p)
 
 
 def _by_key(how: str) -> Any:
@@ -423,10 +462,32 @@ def _by_key(how: str) -> Any:
 def _map(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]) -> tuple[Any, ...]:
     if len(args) != 2:
         raise _Fail("map over several seqs")
-    r = t.rows(t.tr(args[1], env), "map")
+    x = t.tr(args[1], env)
+    if x[0] == "T":  # (map f (take n rows)): f of the first n
+        return ("T", x[1], _mapped(t, args[0], x[2], env))
+    return _mapped(t, args[0], t.rows(x, "map"), env)
+
+
+def _mapped(t: _Translator, f: n.Node, r: tuple[Any, ...], env: dict[int, tuple[Any, ...]]) -> tuple[Any, ...]:
+    """(map f r) in r's order: a sort of the values becomes a sort by them (sort-by keys are of
+    the rows already), so the values f makes stay in the order of the ones they are made from."""
+    mod = r[3]
+    if mod == "distinct":
+        raise _Fail("map over a distinct seq")
+    if mod is not None:
+        mod = ("sort", mod[1], r[1] if mod[2] is None else mod[2])
+    return ("R", t.row_fn(f, r[1], env), r[2], mod)
+
+
+def _keep(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]) -> tuple[Any, ...]:
+    """(keep f xs): map, then the nils left out (false kept), so the values of f where they are not nil."""
+    if len(args) != 2:
+        raise _Fail("keep with a transducer")
+    r = t.rows(t.tr(args[1], env), "keep")
     if r[3] is not None:
-        raise _Fail("map over a sorted or distinct seq")
-    return ("R", t.row_fn(args[0], r[1], env), r[2], None)
+        raise _Fail("keep over a sorted or distinct seq")
+    e = t.row_fn(args[0], r[1], env)
+    return ("R", e, _also(r, ("op", "some?", e)), None)
 
 
 def _select(want: bool) -> Any:
@@ -439,7 +500,7 @@ def _select(want: bool) -> Any:
         p = t.row_fn(args[0], r[1], env)
         if not want:
             p = ("op", "not", p)
-        return ("R", r[1], p if r[2] is None else ("and", r[2], p), None)
+        return ("R", r[1], _also(r, p), None)
     return select
 
 
@@ -469,14 +530,14 @@ def _sort(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]) -
 
 
 def _sort_by(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]) -> tuple[Any, ...]:
-    """(sort-by f xs) / (sort-by f cmp xs): xs ordered by (f x) (values, not rows)."""
+    """(sort-by f xs) / (sort-by f cmp xs): xs (values or rows) ordered by (f x)."""
     if len(args) == 3 and not _is(args[1], "<", ">", "compare"):
         raise _Fail("sort-by with a comparator other than <, > or compare")
     if len(args) not in (2, 3):
         raise _Fail("sort-by with several seqs")
     r = t.rows(t.tr(args[-1], env), "sort-by")
-    if r[1] == ("arg",) or r[3] is not None:
-        raise _Fail("sort-by of rows or of a sorted or distinct seq")
+    if r[3] is not None:
+        raise _Fail("sort-by of a sorted or distinct seq")
     cmp = "compare" if len(args) == 2 else args[1].builtin.column_op or "compare"  # type: ignore[attr-defined]
     return ("R", r[1], r[2], ("sort", cmp, t.row_fn(args[0], r[1], env)))
 
@@ -485,9 +546,25 @@ def _take(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]) -
     if len(args) != 2 or type(args[0]) is not n.Const or type(args[0].value) is not int:  # type: ignore[attr-defined]
         raise _Fail("take of a count that is not a constant integer")
     r = t.rows(t.tr(args[1], env), "take")
-    if r[1] == ("arg",) or r[3] == "distinct":
-        raise _Fail("take of rows or of a distinct seq")
+    if r[3] == "distinct":
+        raise _Fail("take of a distinct seq")
+    if r[1] == ("arg",):  # the first n rows (of a sort): ("T", n, rows), a fold once their values are read
+        return ("T", args[0].value, r)  # type: ignore[attr-defined]
     return t.fold("take", r, args[0].value)  # type: ignore[attr-defined]
+
+
+_FLIPPED = {"compare": ">", "<": ">", ">": "<"}  # a sort's comparator the other way (numbers: < is compare)
+
+
+def _reverse(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]) -> tuple[Any, ...]:
+    """(reverse (sort xs)): the sort the other way. Equal values of a sort are the same value,
+    so the reversed ties are no different (a sort-by's ties are: those fall back)."""
+    if len(args) != 1:
+        raise _Fail("reverse with several arguments")
+    r = t.rows(t.tr(args[0], env), "reverse")
+    if type(r[3]) is not tuple or r[3][2] is not None:
+        raise _Fail("reverse of a seq other than a sort of values")
+    return ("R", r[1], r[2], ("sort", _FLIPPED[r[3][1]], None))
 
 
 def _nth(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]) -> tuple[Any, ...]:
@@ -505,7 +582,8 @@ GROUP_READS: dict[str, Any] = {
     "first": _entry_part(0), "second": _entry_part(1), "last": _last, "count": _count, "reduce": _reduce,
     "apply": _apply, "sum-by": _by_key("sum-by"), "avg-by": _by_key("avg-by"), "map": _map,
     "filter": _select(True), "remove": _select(False), "distinct": _distinct, "same": _same,
-    "sort": _sort, "sort-by": _sort_by, "take": _take, "nth": _nth,
+    "sort": _sort, "sort-by": _sort_by, "take": _take, "nth": _nth, "keep": _keep, "reverse": _reverse,
+    "max-by": _extreme_by(True), "min-by": _extreme_by(False),
 }
 
 
@@ -983,7 +1061,12 @@ def _fold(step: tuple[Any, ...], rows: pa.Table, g: Grouping, gframe: pa.Table, 
                 top = _top_n(keys, codes, G, extra[0], sizes)
                 if top is not None:
                     return _lists(x, *top)
-            sorts[key] = _sorted_within(keys, codes, mod[2] is not None, g.order if keep is None else None)
+            if how == "nth" and extra[0] in (("lit", 0), ("last",)):
+                ends = _an_end(x, keys, codes, G, sizes, extra[0] == ("last",))
+                if ends is not None:
+                    return ends
+            stable = mod[2] is not None or _both_zeros(keys)
+            sorts[key] = _sorted_within(keys, codes, stable, g.order if keep is None else None)
         order = sorts[key]
     if how == "take":
         return _take_n(x, codes, G, mod, extra[0], order, sizes)
@@ -1159,15 +1242,25 @@ def _ndistinct(x: Any, k: str, codes: np.ndarray, G: int) -> Any:
 def _sort_keys(x: Any, k: str, cmp: str) -> np.ndarray:
     """x's values as numbers whose ascending order is the sort's order (negated for >; strings
     under compare as their ranks), or Fallback where the kernels' order could differ from the
-    row path's (nil, NaN, -0.0)."""
+    row path's (nil, NaN). -0.0 equals 0.0 there as here (compare, < and >), so they are ties
+    a stable sort leaves in row order (see _both_zeros)."""
     if k not in ("int", "float") and not (k == "str" and cmp == "compare"):
         raise Fallback(f"sort of {k} values (kernels sort numbers, and strings with compare)")
     if x.null_count:
+def _both_zeros(keys: np.ndarray) -> bool:
+    """Whether float keys hold 0.0 and -0.0: equal keys that are not the same bits, whose order
+    a sort of the values themselves must keep too (a stable sort, as for sort-by's keys)."""
+    if keys.dtype.kind != "f":
+        return False
+    signs = np.signbit(keys[keys == 0])
+    return bool(signs.any() and not signs.all())
+
+
         raise Fallback("sort of values holding nil")
     if k == "float":
         keys = _np(x)
-        if np.isnan(keys).any() or ((keys == 0) & np.signbit(keys)).any():
-            raise Fallback("sort of floats holding NaN or -0.0")
+        if np.isnan(keys).any():
+            raise Fallback("sort of floats holding NaN")
     elif k == "int":
         keys = _np(x)
     else:
@@ -1197,13 +1290,13 @@ _TOP_ROUNDS = 4  # (take n (sort ...)) per group for n up to this: n passes of m
 
 
 def _top_n(keys: np.ndarray, codes: np.ndarray, G: int, n: int,
-           sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+           sizes: np.ndarray, last: bool = False) -> tuple[np.ndarray, np.ndarray] | None:
     """(take n (sort ...)) per group without sorting or putting rows in group order: n rounds,
     each taking every group's smallest key left (its first row among equal keys: the stable
-    sort's order) in a few numpy passes over the rows (db-benchmark's q8, the top 2 of 100,000
-    groups of 10M rows: 2.9 s -> 0.8-1.35 s end to end). Gives the lists' offsets and the rows' positions
-    (as _take_n), or None when a key equals the mark of a taken row (the largest integer, or
-    infinity)."""
+    sort's order; `last`: its last row among them) in a few numpy passes over the rows
+    (db-benchmark's q8, the top 2 of 100,000 groups of 10M rows: 2.9 s -> 0.8-1.35 s end to end).
+    Gives the lists' offsets and the rows' positions (as _take_n), or None when a key equals the
+    mark of a taken row (the largest integer, or infinity)."""
     big = np.iinfo(keys.dtype).max if keys.dtype.kind in "iu" else np.inf
     if len(keys) and keys.max() == big:
         return None
@@ -1217,7 +1310,28 @@ def _top_n(keys: np.ndarray, codes: np.ndarray, G: int, n: int,
         np.minimum.at(least, codes, left)
         at = np.flatnonzero(left == least[codes])
         first = np.zeros(G, np.int64)
-        first[codes[at][::-1]] = at[::-1]  # the last write wins: each group's first row at its least
+        if last:
+            first[codes[at]] = at  # the last write wins: each group's last row at its least
+def _an_end(x: Any, keys: np.ndarray, codes: np.ndarray, G: int, sizes: np.ndarray, last: bool) -> Any:
+    """(first xs) / (last xs) of a seq sorted stably by keys, per group, without sorting: the
+    row at each group's least key, the first among equal ones (first), or at its greatest, the
+    last among equal ones (last); nil for an empty group (read as nth's, which it is). None when
+    _top_n cannot take these keys."""
+    if last:
+        if keys.dtype.kind in "iu" and len(keys) and keys.min() == np.iinfo(keys.dtype).min:
+            return None
+        keys = -keys
+    top = _top_n(keys, codes, G, 1, sizes, last)
+    if top is None:
+        return None
+    has = sizes > 0
+    pos = np.zeros(G, np.int64)
+    pos[has] = top[1]
+    return x.take(pa.array(pos, mask=~has))
+
+
+        else:
+            first[codes[at][::-1]] = at[::-1]  # each group's first row at its least
         active = np.flatnonzero(sizes > r)
         out[offsets[active] + r] = first[active]
         left[first[active]] = big
@@ -1430,6 +1544,8 @@ def describe(plan: Plan) -> str:
     for step in plan.steps:
         if step[0] == "row":
             shared[repr(("col", step[1], None))] = step[2]
+        elif how == "nth" and extra[0] in (("lit", 0), ("last",)):
+            how = "first" if extra[0] == ("lit", 0) else "last"
         if step[0] != "fold":
             continue
         _, _, how, elem, pred, mod, *extra = step
@@ -1439,7 +1555,7 @@ def describe(plan: Plan) -> str:
         if mod == "distinct" or how == "ndistinct":
             how = "count-distinct"
         elif mod is not None:
-            what += f" sorted {mod[1]}"
+            what += f" sorted {mod[1]}" if mod[2] is None or mod[2] == elem else f" sorted by {text(mod[2])} {mod[1]}"
         if how == "take":
             how = f"take {extra[0]}"
         elif how == "segmented":

@@ -313,7 +313,7 @@ def remove(pred: Any, coll: Any = _NO) -> Any:
     return _chunked(coll, _selector(pred, "remove", False), "remove")
 
 
-@builtin("keep", stage="keep", args=("[f]", "[f coll]"), category="sequences",
+@builtin("keep", group_read="keep", stage="keep", args=("[f]", "[f coll]"), category="sequences",
          doc="The non-nil results of (f item) (false is kept); with only f, returns a transducer.",
          ex=(("(keep :a [{:a 1} {:b 2} {:a 3}])", "(1 3)"), ("(keep #{1 2} [1 3 2])", "(1 2)")))
 def keep(f: Any, coll: Any = _NO) -> Any:
@@ -1066,7 +1066,7 @@ def dedupe(coll: Any = _NO) -> Any:
     return sequence_of(dedupe_xf(), (coll,), "dedupe")  # Clojure's is (sequence (dedupe) coll)
 
 
-@builtin("reverse", consumes=0, args="[coll]", category="sequences",
+@builtin("reverse", group_read="reverse", consumes=0, args="[coll]", category="sequences",
          doc="The items of coll in reverse order, as a list.",
          ex=(("(reverse [1 2 3])", "(3 2 1)"), ("(reverse nil)", "()")))
 def reverse(coll: Any) -> PList:

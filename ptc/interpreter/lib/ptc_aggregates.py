@@ -169,7 +169,7 @@ def _extreme_row(key: Any, coll: Any, who: str, largest: bool) -> Any:
     return rows[best]
 
 
-@builtin("min-by", consumes=1, args="[key coll]", category="aggregates",
+@builtin("min-by", group_read="min-by", consumes=1, args="[key coll]", category="aggregates",
          doc="PTC: the row with the smallest (key row) (nil keys skipped, first wins ties; nil if none).",
          ex=(("(min-by :price [{:id 1 :price 5} {:id 2 :price 3}])", "{:id 2, :price 3}"),
              ("(min-by :price [])", "nil")))
@@ -179,7 +179,7 @@ def min_by(key: Any, coll: Any) -> Any:
     return _extreme_row(key, coll, "min-by", False)
 
 
-@builtin("max-by", consumes=1, args="[key coll]", category="aggregates",
+@builtin("max-by", group_read="max-by", consumes=1, args="[key coll]", category="aggregates",
          doc="PTC: the row with the largest (key row) (nil keys skipped, first wins ties; nil if none).",
          ex=(("(max-by :price [{:id 1 :price 5} {:id 2 :price 3}])", "{:id 1, :price 5}"),
              ("(max-by :date [{:date \"2024-01-02\"} {:date \"2024-03-01\"}])", "{:date \"2024-03-01\"}")))
