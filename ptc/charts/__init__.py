@@ -59,10 +59,12 @@ class Chart:
         return _draw("png", self.spec, scale)
 
     def to_html(self) -> str:
-        """A page holding the chart as an image: no script, no external URL."""
+        """A page holding the chart as an image: no script, no external URL, and a policy that
+        lets the browser load nothing but the page's own data: image."""
         title = html.escape(self.title)
-        return (f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title></head>"
-                f"<body>{self.img_tag()}</body></html>\n")
+        return (f"<!doctype html><html><head><meta charset='utf-8'>"
+                f"<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; img-src data:\">"
+                f"<title>{title}</title></head><body>{self.img_tag()}</body></html>\n")
 
     def img_tag(self) -> str:
         """The chart as an `<img>` with an SVG data URI (an image cannot run script)."""

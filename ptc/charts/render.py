@@ -7,6 +7,8 @@ process: started on first use with a scrubbed environment, kept warm between ren
 takes a second to start), watched while it renders (resident memory read every 50 ms,
 a wall-clock deadline) and killed past either bound. A worker that died or was killed is
 replaced by the next render. The request and reply cross a pipe as length-prefixed frames.
+What the worker sends back references nothing outside itself (output.py): the SVG is rebuilt
+from its checked parse, and the PNG drawn from that SVG.
 """
 
 from __future__ import annotations
@@ -145,6 +147,8 @@ def worker_main() -> None:
     source = sys.stdin.buffer
     import vl_convert
 
+    from .output import self_contained_svg
+
     while True:
         head = source.read(8)
         if len(head) < 8:
@@ -152,10 +156,12 @@ def worker_main() -> None:
         req = json.loads(source.read(int.from_bytes(head, "big")))
         kw = {"vl_version": req["version"]} if req.get("version") else {}
         try:
+            # no base URL allowed: the renderer loads nothing; the PNG is drawn from the checked SVG
+            svg = self_contained_svg(vl_convert.vegalite_to_svg(req["spec"], allowed_base_urls=[], **kw))
             if req["format"] == "svg":
-                body = b"S" + vl_convert.vegalite_to_svg(req["spec"], **kw).encode()
+                body = b"S" + svg.encode()
             else:
-                body = b"P" + bytes(vl_convert.vegalite_to_png(req["spec"], scale=req["scale"], **kw))
+                body = b"P" + bytes(vl_convert.svg_to_png(svg, scale=req["scale"]))
         except Exception as e:  # noqa: BLE001 - the renderer's own refusal, reported as text
             body = b"E" + f"{type(e).__name__}: {e}".encode()[:2000]
         proto.write(len(body).to_bytes(8, "big") + body)

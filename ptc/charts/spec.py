@@ -8,7 +8,9 @@ or expression that generates rows or text: `flatten`, `sequence(...)`, impute's 
 keyvals, steps over MAX_STEPS), or when Vega-Lite's own JSON schema (shipped by the `altair`
 package, part of `ptc-lisp[charts]`) rejects it. Text inside a spec (titles, labels) is kept as
 it is: whatever renders it escapes it, and the renderer (render.py) drops the characters
-SVG cannot hold.
+SVG cannot hold. Every string is read as CSS reads it and as Vega's expression parser reads it
+(escapes decoded: `sequ\\u0065nce(` is `sequence(`); what an expression computes when it runs
+is beyond any check of the spec, so the rendered output is made self-contained (output.py).
 """
 
 from __future__ import annotations
@@ -37,10 +39,15 @@ _FORBIDDEN_KEYS = {
 _SCHEMA = re.compile(r"^https://vega\.github\.io/schema/vega-lite/v(\d+)(?:\.\d+)*\.json$")
 _URLISH = re.compile(r"^\s*(?:[a-z][a-z0-9+.\-]*:)?//|^\s*(?:javascript|vbscript|data|file|https?|ftp|mailto):", re.I)
 # a CSS function that fetches, anywhere in a string (a colour "red url(http://...)" is drawn by the viewer)
-_CSS_FETCH = re.compile(r"(?:url|image|image-set|cross-fade|element)\s*\(|@import", re.I)
+CSS_FETCH = re.compile(r"(?:url|image|image-set|cross-fade|element|src)\s*\(|@import", re.I)
 _CSS_ESCAPE = re.compile(r"\\([0-9a-fA-F]{1,6})\s?|\\(.)", re.S)
-# Vega expression functions that build data or text of any size ("sequence(0, 3e7)")
-_GENERATING = re.compile(r"\b(?:sequence|pad|repeat|padStart|padEnd)\s*\(")
+# Vega expression functions that build data or text of any size ("sequence(0, 3e7)"), called
+# as Vega's parser reads a call: after any JavaScript white space, or parentheses, `(sequence)(...)`
+_GENERATING = re.compile(r"\b(?:sequence|pad|repeat|padStart|padEnd)[\s\ufeff\u180e)]*\(")
+# the escapes Vega's expression parser decodes: \uXXXX (in names too), \u{X...}, \xXX, \c
+_JS_ESCAPE = re.compile(r"\\(?:u\{([0-9a-fA-F]+)\}|u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|(\r\n|[\s\S]))")
+_JS_CHARACTER = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0",
+                 "\n": "", "\r": "", "\r\n": "", "\u2028": "", "\u2029": ""}  # a backslash before a line break joins lines
 MAX_PIXELS = 4_000  # width, height and step of a view: a bounded canvas
 MAX_STEPS = 1_000  # steps, bins and samples a transform may generate per group
 _PIXEL_KEYS = frozenset({"width", "height", "step", "continuousWidth", "continuousHeight", "discreteWidth",
@@ -116,12 +123,8 @@ def _walk(x: Any, path: str, depth: int, out: list[Any], slot: Any) -> int:
     else:
         out[slot] = x
         if isinstance(x, str):
-            if _URLISH.search(x):
-                raise ChartError(f"URLs are not allowed in a chart{_where(path)}: {x[:60]!r}")
-            _no_fetch(x, path)
-            if _GENERATING.search(x):
-                raise ChartError(f"expressions that generate data or text (sequence, pad, repeat) are not allowed"
-                                 f"{_where(path)}: build the values in the program instead")
+            for text in _readings(x):
+                _check_text(text, path)
         elif x is not None and not isinstance(x, (bool, int, float)):
             raise ChartError(f"chart spec values must be JSON-like, got {type(x).__name__}{_where(path)}")
     return rows
@@ -145,12 +148,43 @@ def _bounded(key: str, n: float, path: str) -> None:
         raise ChartError(f"{key} {n:g} is too large{_where(path)}: at most {MAX_STEPS}")
 
 
+def _readings(text: str) -> tuple[str, ...]:
+    """The text, and the text as Vega's expression parser reads it (its escapes decoded) when
+    that differs: any string of a spec may be an expression (`{:expr ...}`, `:calculate`...)."""
+    if "\\" not in text:
+        return (text,)
+    return text, _JS_ESCAPE.sub(_js_character, text)
+
+
+def _js_character(m: re.Match[str]) -> str:
+    code = m[1] or m[2] or m[3]
+    if code is not None:
+        n = int(code, 16)
+        return chr(n) if n < 0x110000 else ""
+    return _JS_CHARACTER.get(m[4], m[4])
+
+
+def _check_text(text: str, path: str) -> None:
+    """Refuse a string outside the rows that names a URL, fetches as CSS or calls a Vega function
+    that generates data or text."""
+    if _URLISH.search(text):
+        raise ChartError(f"URLs are not allowed in a chart{_where(path)}: {text[:60]!r}")
+    _no_fetch(text, path)
+    if _GENERATING.search(text):
+        raise ChartError(f"expressions that generate data or text (sequence, pad, repeat) are not allowed"
+                         f"{_where(path)}: build the values in the program instead")
+
+
+def css_unescape(text: str) -> str:
+    """The text as CSS reads it, its escapes (`\\75 rl(`) decoded."""
+    return _CSS_ESCAPE.sub(lambda m: chr(int(m[1], 16)) if m[1] and int(m[1], 16) < 0x110000 else (m[2] or ""), text)
+
+
 def _no_fetch(text: str, path: str) -> None:
     """Refuse a string that CSS would read as a fetch (url(...), with or without escapes)."""
     if "(" not in text and "@" not in text:
         return
-    plain = _CSS_ESCAPE.sub(lambda m: chr(int(m[1], 16)) if m[1] and int(m[1], 16) < 0x110000 else (m[2] or ""), text)
-    if _CSS_FETCH.search(plain):
+    if CSS_FETCH.search(css_unescape(text)):
         raise ChartError(f"CSS that fetches (url(...)) is not allowed in a chart{_where(path)}: {text[:60]!r}")
 
 

@@ -109,7 +109,7 @@ def test_render_to_png_svg_and_html(tmp_path: Path) -> None:
     assert png.startswith(b"\x89PNG") and len(png) > 2000
     assert "<svg" in ptc.render_chart(result.value, tmp_path / "c.svg").read_text()
     page = ptc.render_chart(result.chart.spec, tmp_path / "c.html").read_text()
-    assert "data:image/svg+xml;base64," in page and "http" not in page.replace("http://www.w3.org", "")
+    assert "data:image/svg+xml;base64," in page and "http:" not in page and "https:" not in page
     with pytest.raises(ValueError, match="use one of .png, .svg, .html"):
         result.chart.save(tmp_path / "c.gif")
     bundle = result.chart._repr_mimebundle_()
