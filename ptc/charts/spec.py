@@ -11,19 +11,25 @@ it is: whatever renders it escapes it, and the renderer (render.py) drops the ch
 SVG cannot hold. Every string is read as CSS reads it and as Vega's expression parser reads it
 (escapes decoded: `sequ\\u0065nce(` is `sequence(`); what an expression computes when it runs
 is beyond any check of the spec, so the rendered output is made self-contained (output.py).
+The schema check is bounded: by the spec's size (MAX_NODES values outside the rows), by the
+run's deadline, and by reading each alternative only up to its first error.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Iterator
+
+from ..interpreter import context
 
 MAX_ROWS = 5_000  # rows of inline data, over all the spec's data
 MAX_BYTES = 1_000_000  # the spec as JSON
 MAX_DEPTH = 16  # nesting of the spec outside its data rows
+MAX_NODES = 5_000  # maps, lists and values of the spec outside its data rows: what the schema check reads
 CHART_KEY = "vega-lite"  # a chart is a map {:vega-lite spec}
 EXTRA = "pip install 'ptc-lisp[charts]'"
 
@@ -69,9 +75,10 @@ def check_spec(spec: Any) -> dict[str, Any]:
     if not isinstance(spec, dict):
         raise ChartError(f"a chart spec must be a map, got {type(spec).__name__}")
     skeleton: list[Any] = [None]
-    rows = _walk(spec, "", 0, skeleton, 0)
-    if rows > MAX_ROWS:
-        raise ChartError(f"chart data has {rows} rows; at most {MAX_ROWS}: aggregate or sample the rows first")
+    tally = _Tally()
+    _walk(spec, "", 0, skeleton, 0, tally)
+    if tally.rows > MAX_ROWS:
+        raise ChartError(f"chart data has {tally.rows} rows; at most {MAX_ROWS}: aggregate or sample the rows first")
     size = len(json.dumps(spec, ensure_ascii=False, default=str))
     if size > MAX_BYTES:
         raise ChartError(f"chart spec is {size} bytes as JSON; at most {MAX_BYTES}: send fewer rows or fields")
@@ -83,12 +90,23 @@ def _where(path: str) -> str:
     return f" at {path}" if path else ""
 
 
-def _walk(x: Any, path: str, depth: int, out: list[Any], slot: Any) -> int:
-    """Refuse what could reach outside the chart; returns the number of inline data rows.
+@dataclasses.dataclass
+class _Tally:
+    """What the walk of a spec counted: its inline data rows, and its nodes outside them."""
+
+    rows: int = 0
+    nodes: int = 0
+
+
+def _walk(x: Any, path: str, depth: int, out: list[Any], slot: Any, tally: _Tally) -> None:
+    """Refuse what could reach outside the chart, counting its rows and nodes into `tally`.
     Builds in out[slot] a copy of x whose inline rows are left out (for the schema check)."""
     if depth > MAX_DEPTH:
         raise ChartError(f"chart spec nested more than {MAX_DEPTH} levels deep{_where(path)}")
-    rows = 0
+    tally.nodes += 1
+    if tally.nodes > MAX_NODES:  # the schema check's time grows with them: a bound before it starts
+        raise ChartError(f"chart spec has more than {MAX_NODES} values outside its data rows{_where(path)}: "
+                         "make it simpler (fewer layers, views, transforms)")
     if isinstance(x, dict):
         copy: dict[str, Any] = {}
         out[slot] = copy
@@ -103,7 +121,7 @@ def _walk(x: Any, path: str, depth: int, out: list[Any], slot: Any) -> int:
                 _check_schema(item, depth, here)
                 continue  # a name, not a link: nothing fetches it
             if key == "data":
-                rows += _check_data(item, here)
+                tally.rows += _check_data(item, here)
                 copy[key] = {"values": []}
                 continue
             if key in _GENERATING_TRANSFORMS:
@@ -114,12 +132,12 @@ def _walk(x: Any, path: str, depth: int, out: list[Any], slot: Any) -> int:
                 _bounded(key, item, here)
             if key == "mark" and (item == "image" or isinstance(item, dict) and item.get("type") == "image"):
                 raise ChartError(f"image marks are not allowed{_where(here)}: they load pictures from URLs")
-            rows += _walk(item, here, depth + 1, copy, key)  # type: ignore[arg-type]
+            _walk(item, here, depth + 1, copy, key, tally)  # type: ignore[arg-type]
     elif isinstance(x, list):
         items: list[Any] = [None] * len(x)
         out[slot] = items
         for i, item in enumerate(x):
-            rows += _walk(item, f"{path}[{i}]", depth + 1, items, i)
+            _walk(item, f"{path}[{i}]", depth + 1, items, i, tally)
     else:
         out[slot] = x
         if isinstance(x, str):
@@ -127,7 +145,6 @@ def _walk(x: Any, path: str, depth: int, out: list[Any], slot: Any) -> int:
                 _check_text(text, path)
         elif x is not None and not isinstance(x, (bool, int, float)):
             raise ChartError(f"chart spec values must be JSON-like, got {type(x).__name__}{_where(path)}")
-    return rows
 
 
 def _check_schema(value: Any, depth: int, path: str) -> None:
@@ -233,12 +250,44 @@ def _deepest(error: Any) -> Any:
 
 @functools.lru_cache(maxsize=1)
 def _validator() -> Any:
+    """Vega-Lite's schema as a validator whose check reads the run's deadline and whose
+    alternatives (`anyOf`) stop at their first error: an invalid view otherwise keeps the
+    error tree of every alternative it fails (12,000 of them: 27 s, 1 GB)."""
     try:
         import jsonschema
     except ImportError:
         raise ChartError(f"checking charts needs jsonschema: {EXTRA}") from None
     schema = json.loads(schema_path().read_text(encoding="utf-8"))
-    return jsonschema.validators.validator_for(schema)(schema)
+    base = jsonschema.validators.validator_for(schema)
+    checked = jsonschema.validators.extend(base, {"anyOf": _any_of, "$ref": _on_the_clock(base.VALIDATORS["$ref"])})
+    return checked(schema)
+
+
+def _any_of(validator: Any, alternatives: list[Any], instance: Any, schema: Any) -> Iterator[Any]:
+    """jsonschema's anyOf, an alternative read up to its first error (the instance fails it
+    there); the first errors are the context the message is chosen from."""
+    from jsonschema.exceptions import ValidationError
+
+    firsts = []
+    for index, alternative in enumerate(alternatives):
+        first = next(validator.descend(instance, alternative, schema_path=index), None)
+        if first is None:
+            return
+        firsts.append(first)
+    yield ValidationError(f"{instance!r} is not valid under any of the given schemas", context=firsts)
+
+
+Keyword = Callable[[Any, Any, Any, Any], Iterator[Any]]
+
+
+def _on_the_clock(keyword: Keyword) -> Keyword:
+    """A schema keyword that checks the run's deadline first: every definition of Vega-Lite's
+    schema is reached through `$ref`, so a long check ends at the deadline (a limit error)."""
+    def checked(validator: Any, value: Any, instance: Any, schema: Any) -> Iterator[Any]:
+        context.check_deadline()
+        yield from keyword(validator, value, instance, schema)
+
+    return checked
 
 
 def schema_path() -> Path:

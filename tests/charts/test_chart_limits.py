@@ -8,6 +8,7 @@ import pytest
 import ptc
 from ptc.charts import Chart, ChartError, check_spec
 from ptc.charts import render as worker
+from ptc.charts.spec import MAX_NODES, MAX_ROWS
 
 pytest.importorskip("vl_convert")
 pytest.importorskip("jsonschema")
@@ -89,3 +90,41 @@ def test_a_render_over_its_time_is_killed(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(worker, "RENDER_TIMEOUT", 0.0)
     with pytest.raises(ChartError, match="took more than"):
         Chart(spec()).to_svg()
+
+
+def test_a_spec_past_its_size_bound_is_refused_before_the_schema_check() -> None:
+    """12,000 views (issue 43: 27 s and 1 GB in the schema check at timeout=1) are refused by
+    their count, before the check reads them."""
+    views = [{"mark": "bar", "encoding": {"x": {"field": "a", "type": "nominall"}}}] * 12_000
+    with pytest.raises(ChartError, match=f"more than {MAX_NODES} values outside its data rows"):
+        check_spec({"data": {"values": []}, "layer": views})
+    check_spec({"data": {"values": [{"a": i} for i in range(MAX_ROWS)]}, "mark": "bar",  # rows do not count
+                "encoding": {"x": {"field": "a", "type": "quantitative"}}})
+
+
+@pytest.mark.parametrize("spec_", [
+    spec(), spec(mark="bars"), spec(encoding={"x": {"field": "a", "type": "nominall"}}),
+    spec(transform=[{"calculat": "1", "as": "x"}] * 50), spec(transform=[{"calculate": "1", "as": "x"}] * 50),
+    {"data": {"values": []}, "layer": [spec(data={"values": []})] * 20 + [spec(mark=1)]},
+    {"data": {"values": []}, "hconcat": [{"vconcat": [spec(data={"values": []})] * 3}] * 3},
+    spec(params=[{"name": "p", "select": {"type": "x"}}]), spec(width="big"), {"data": {"values": []}},
+], ids=range(10))
+def test_the_schema_check_says_what_jsonschema_says(spec_: dict[str, object]) -> None:
+    """The check's alternatives stop at their first error (the invalid views of a big spec cost
+    what its first invalid view costs) and give jsonschema's own verdict."""
+    import json
+
+    import jsonschema
+
+    from ptc.charts.spec import schema_path
+
+    schema = json.loads(schema_path().read_text())
+    skeleton = {**spec_, "data": {"values": []}}
+    valid = jsonschema.validators.validator_for(schema)(schema).is_valid(skeleton)
+    try:
+        check_spec(spec_)
+        checked = True
+    except ChartError as e:
+        assert "not a valid Vega-Lite spec" in str(e)
+        checked = False
+    assert checked == valid
