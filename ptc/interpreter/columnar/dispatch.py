@@ -210,9 +210,11 @@ def _run(who: str, e: tuple[Any, ...] | None, thunk: Any) -> Any:
 
 
 def select(pred: Any, coll: Any, want: bool, who: str) -> Any:
-    """(filter pred coll) / (remove pred coll) over a table: the kept rows as a lazy view."""
-    table = rows_of(coll)
-    if table is None:
+    """(filter pred coll) / (remove pred coll) over a table (the kept rows as a lazy view) or
+    over a computed column (the kept values as a lazy seq over the column, so a sum or a count
+    after it runs on the column too: `(apply + (remove nil? (map :x t)))`)."""
+    frame = _frame(coll)
+    if frame is None:
         return NO
     e = _expr(pred, who)
     if e is None:
@@ -221,15 +223,17 @@ def select(pred: Any, coll: Any, want: bool, who: str) -> Any:
     def kernel() -> Any:
         import pyarrow.compute as pc
 
+        from .frame import Sample, is_rows, selection
         from .kernels import truth
 
-        mask = truth(e, table)
-        from .frame import Sample, selection
-
-        kept = selection(table).filter(mask if want else pc.invert(mask))
-        if not len(kept) and len(table):  # for the empty-result note, as the row path records it
-            context.emptied(who, Sample(selection(table)))
-        return rows_seq(kept)
+        mask = truth(e, frame)
+        if not want:
+            mask = pc.invert(mask)
+        rows = is_rows(frame)
+        kept = selection(frame).filter(mask) if rows else frame.filter(mask)
+        if not len(kept) and len(frame):  # for the empty-result note, as the row path records it
+            context.emptied(who, Sample(selection(frame) if rows else frame))
+        return rows_seq(kept) if rows else column_seq(kept)
 
     return _run(who, e, kernel)
 
@@ -247,30 +251,45 @@ def mapped(f: Any, coll: Any, who: str) -> Any:
         return NO
 
     def kernel() -> Any:
-        import pyarrow as pa
+        from .frame import is_rows
+        from .kernels import Fallback
 
-        from .kernels import Fallback, is_array, truth, value
-
-        if e[0] in ("and", "or", "in", "has", "where", "all", "any", "none"):
-            raise Fallback("a predicate's value (not only its truth) is asked for")
         if e[0] == "rowmap":  # a derived column (or columns): the rows of a new table
             from .derive import derived_table
-            from .frame import is_rows
 
             if not is_rows(frame):
                 raise Fallback("a map made from values that are not rows")
             return rows_seq(derived_table(e, frame))
-        r = value(e, frame)
-        if e[0] == "op" and e[1] in ("not",):
-            r = truth(e, frame)
-        n = len(frame)
-        if not is_array(r):
-            if n:
-                raise Fallback("a constant for every row")
-            r = pa.array([], pa.null())
-        return column_seq(r)
+        return column_seq(_column_value(e, frame))
 
     return _run(who, e, kernel)
+
+
+def _column_value(e: tuple[Any, ...], frame: Any) -> Any:
+    """e's value on each row (or value) of frame as one column, as `map` gives it, or Fallback."""
+    import pyarrow as pa
+
+    from .kernels import Fallback, is_array, truth, value
+
+    if e[0] in ("and", "or", "in", "has", "where", "all", "any", "none"):
+        raise Fallback("a predicate's value (not only its truth) is asked for")
+    r = truth(e, frame) if e[0] == "op" and e[1] == "not" else value(e, frame)
+    if not is_array(r):
+        if len(frame):
+            raise Fallback("a constant for every row")
+        r = pa.array([], pa.null())
+    return r
+
+
+def kept(f: Any, coll: Any) -> Any:
+    """(keep f coll) over a table or a column: f's values (as `map` computes them) with the nils
+    left out (false kept), a lazy seq over the column; a map or a vector made from each row is
+    never nil, so that is `map`'s seq as it is."""
+    if type(coll) in _GROUP_MAPS:
+        return NO  # f of each [key rows]: the row path's
+    r = mapped(f, coll, "keep")
+    arr = column_of(r) if r is not NO else None
+    return column_seq(arr.drop_null()) if arr is not None and arr.null_count else r
 
 
 def count(coll: Any) -> Any:
@@ -380,20 +399,22 @@ def sorted_by(keyfn: Any, comp: Any, coll: Any) -> Any:
     return _run("sort-by", e, kernel)
 
 
-def extreme(f: Any, coll: Any) -> Any:
-    """(apply max column) / (apply min column)."""
+def applied(f: Any, coll: Any) -> Any:
+    """(apply max column) / (apply min column) / (apply + column) (the sum `reduce +` gives:
+    + adds its arguments left to right); limits as if the column were spread as arguments."""
     arr = column_of(coll)
     if arr is None:
         return NO
     name = (getattr(f, "__qualname__", "") or "")[4:]
-    if name not in ("max", "min"):
+    if name not in ("max", "min", "+"):
         note("apply", False, f"apply of {name or 'a fn'} is not computed by kernels")
         return NO
 
     def kernel() -> Any:
-        from .reduce import extreme as ex
+        from .reduce import NO_INIT, extreme, plus
 
-        return ex(arr, name)
+        context.check_realized(len(arr), 0)
+        return plus(arr, NO_INIT) if name == "+" else extreme(arr, name)
 
     return _run(f"apply {name}", ("arg",), kernel)
 

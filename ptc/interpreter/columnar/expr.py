@@ -259,6 +259,8 @@ def expr_of(f: Any) -> tuple[Any, ...] | str:
         return ("col", f, None)
     e = getattr(f, ATTR, None)
     if e is None:
+        e = _builtin_expr(f)
+    if e is None:
         return f"{_fn_label(f)} is not a fn literal over keyword lookups: not a column expression"
     if type(e) is str:
         return e
@@ -266,6 +268,18 @@ def expr_of(f: Any) -> tuple[Any, ...] | str:
         return _bind(e, f)
     except _NotColumn as err:
         return err.reason
+
+
+def _builtin_expr(f: Any) -> tuple[Any, ...] | None:
+    """(op %) for a builtin passed as a fn that has a column op (`(filter pos? xs)`, `(remove
+    nil? xs)`, `(comp pos? :x)`): the op of the argument itself, which a column's values are."""
+    q = getattr(f, "__qualname__", None)
+    if type(q) is not str or not q.startswith("ptc:"):
+        return None
+    from ..registry import REGISTRY
+
+    b = REGISTRY.get(q[4:])
+    return ("op", b.column_op, ("arg",)) if b is not None and b.fn is f and b.column_op is not None else None
 
 
 _MAX_INLINE = 8  # defn helpers calling helpers deeper than this are not inlined

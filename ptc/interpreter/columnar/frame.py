@@ -142,18 +142,23 @@ def _top_k(keys: Any, k: int, desc: bool) -> Any:
 
 
 class Sample:
-    """A selection as `context.emptied` reads it: its length and its first rows."""
+    """A selection (its rows) or a computed column (its values) as `context.emptied` reads it:
+    its length and its first items, made only when read."""
 
-    def __init__(self, sel: Selection) -> None:
-        self.sel = sel
+    def __init__(self, items: Any) -> None:
+        self.items = items
 
     def __len__(self) -> int:
-        return len(self.sel)
+        return len(self.items)
 
     def __iter__(self) -> Iterator[Any]:
+        if type(self.items) is not Selection:
+            from .dispatch import _values
+
+            return iter(_values(self.items.slice(0, 3)))
         from ..table import Table
 
-        return iter(Table(self.sel.slice(0, 3).table()))
+        return iter(Table(self.items.slice(0, 3).table()))
 
 
 def selection(frame: Any) -> Selection:

@@ -319,7 +319,10 @@ def remove(pred: Any, coll: Any = _NO) -> Any:
 def keep(f: Any, coll: Any = _NO) -> Any:
     if coll is _NO:
         return keep_xf(f)
-    results = _mapper(as_fn(f, "keep"))
+    f = as_fn(f, "keep")
+    if (r := _col.kept(f, coll)) is not _col.NO:
+        return r
+    results = _mapper(f)
     return _chunked(coll, lambda chunk: [r for r in results(chunk) if r is not None], "keep")
 
 
@@ -1367,7 +1370,7 @@ def apply_(f: Any, *args: Any) -> Any:
                             hint="(apply f coll) calls f with the items of coll as arguments")
     f = as_fn(f, "apply")
     last = args[-1]
-    if len(args) == 1 and (r := _col.extreme(f, last)) is not _col.NO:
+    if len(args) == 1 and (r := _col.applied(f, last)) is not _col.NO:
         return r
     t = type(last)
     if t in _REAL:
