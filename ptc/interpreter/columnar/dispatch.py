@@ -71,6 +71,33 @@ def _values(array: Any) -> list[Any]:
     return column_values(array if isinstance(array, pa.ChunkedArray) else pa.chunked_array([array]))
 
 
+class VectorSource(Source):
+    """Vectors made from each row as a value (`(map (juxt :a :b) t)`, `(map (fn [r] [(:a r) (:b
+    r)]) t)`): the rows' frame and the ("juxt", part, ...) expression, which `frequencies` and
+    `distinct` number as group-by numbers its keys (no vector made), and the parts' columns,
+    zipped into PTC vectors only when a program reads them."""
+
+    __slots__ = ("frame", "key", "_parts")
+
+    def __init__(self, frame: Any, key: tuple[Any, ...], parts: list[Any]) -> None:
+        self.frame, self.key = frame, key
+        self._parts = [ColumnSource(p) for p in parts]
+
+    def next(self) -> list[Any] | None:
+        chunks = [p.next() for p in self._parts]  # the parts' chunks end at the same rows
+        return None if chunks[0] is None else _vectors(chunks)
+
+    def drain(self) -> Iterator[list[Any]]:
+        for chunks in zip(*(p.drain() for p in self._parts)):
+            yield _vectors(list(chunks))
+
+
+def _vectors(parts: list[list[Any]]) -> list[Any]:
+    from pyrsistent import pvector
+
+    return [pvector(v) for v in zip(*parts)]
+
+
 @functools.cache
 def _table_type() -> Any:
     """interpreter.table.Table (imported on first use: table imports this module's package)."""
@@ -106,6 +133,13 @@ def column_of(coll: Any) -> Any:
     """The pyarrow Array whose values coll is (a lazy seq over a computed column), else None."""
     if type(coll) is LazySeq and type(coll._src) is ColumnSource and not _OFF.get():
         return coll._src.array
+    return None
+
+
+def vectors_of(coll: Any) -> VectorSource | None:
+    """The VectorSource whose vectors coll is (a lazy seq of a juxt's vectors), else None."""
+    if type(coll) is LazySeq and type(coll._src) is VectorSource and not _OFF.get():
+        return coll._src
     return None
 
 
@@ -155,7 +189,7 @@ def grouping_of(m: Any) -> Any:
 
 def fused_rows(coll: Any, reason: str) -> bool:
     """False (the fused row loop runs); notes for explain why a columnar coll went row by row."""
-    if _LOG.get() is not None and columnar(coll):
+    if _LOG.get() is not None and (columnar(coll) or vectors_of(coll) is not None):
         note("map/filter", False, reason)
     return False
 
@@ -181,6 +215,14 @@ def note(who: str, ran: bool, detail: str) -> None:
 def _frame(coll: Any) -> Any:
     t = rows_of(coll)
     return t if t is not None else column_of(coll)
+
+
+def _over_vectors(f: Any, coll: Any, who: str) -> Any:
+    """NO; for explain, why fn f over a juxt's vectors (not a table's columns) runs row by row."""
+    if _LOG.get() is not None and vectors_of(coll) is not None:
+        e = expr_of(f)
+        note(who, False, e if type(e) is str else "a fn of a juxt's vectors: kernels compute over columns")
+    return NO
 
 
 def _expr(f: Any, who: str) -> tuple[Any, ...] | None:
@@ -215,7 +257,7 @@ def select(pred: Any, coll: Any, want: bool, who: str) -> Any:
     after it runs on the column too: `(apply + (remove nil? (map :x t)))`)."""
     frame = _frame(coll)
     if frame is None:
-        return NO
+        return _over_vectors(pred, coll, who)
     e = _expr(pred, who)
     if e is None:
         return NO
@@ -245,7 +287,7 @@ def mapped(f: Any, coll: Any, who: str) -> Any:
         return over_groups(f, coll, "entry", who)
     frame = _frame(coll)
     if frame is None:
-        return NO
+        return _over_vectors(f, coll, who)
     e = _expr(f, who)
     if e is None:
         return NO
@@ -260,6 +302,10 @@ def mapped(f: Any, coll: Any, who: str) -> Any:
             if not is_rows(frame):
                 raise Fallback("a map made from values that are not rows")
             return rows_seq(derived_table(e, frame))
+        if e[0] == "juxt":  # a vector from each row: its parts' columns, the vectors made when read
+            if not is_rows(frame):
+                raise Fallback("vectors made from values that are not rows")
+            return LazySeq(VectorSource(frame, e, [_column_value(part, frame) for part in e[1:]]))
         return column_seq(_column_value(e, frame))
 
     return _run(who, e, kernel)
@@ -294,9 +340,14 @@ def kept(f: Any, coll: Any) -> Any:
 
 def count(coll: Any) -> Any:
     """(count coll) of a columnar seq without realizing it (limits as if realized)."""
-    frame = _frame(coll) if type(coll) is LazySeq else None
-    if frame is None:
+    if type(coll) is not LazySeq:
         return NO
+    frame = _frame(coll)
+    if frame is None:
+        vectors = vectors_of(coll)
+        if vectors is None:
+            return NO
+        frame = vectors.frame
     n = len(frame)
     context.check_realized(n, 0)
     note("count", True, f"{n} rows counted without realizing them")
@@ -352,30 +403,38 @@ def grouped(f: Any, coll: Any) -> Any:
 
 
 def counts(coll: Any) -> Any:
-    """(frequencies column): a dict of first-seen value -> count, or NO."""
+    """(frequencies column) (or of a juxt's vectors: each combination numbered as group-by
+    numbers vector keys): a dict of first-seen value -> count, or NO."""
     arr = column_of(coll)
-    if arr is None:
+    vectors = vectors_of(coll) if arr is None else None
+    if arr is None and vectors is None:
         return NO
 
     def kernel() -> Any:
-        from .reduce import value_counts
+        from .reduce import combination_counts, value_counts
 
-        return value_counts(arr)
+        return value_counts(arr) if vectors is None else combination_counts(vectors.frame, vectors.key)
 
-    return _run("frequencies", ("arg",), kernel)
+    return _run("frequencies", ("arg",) if vectors is None else vectors.key, kernel)
 
 
 def distinct(coll: Any) -> Any:
+    """(distinct column) (or of a juxt's vectors: the combinations, numbered as group-by
+    numbers vector keys, as vectors made when read) in first-seen order, or NO."""
     arr = column_of(coll)
-    if arr is None:
+    vectors = vectors_of(coll) if arr is None else None
+    if arr is None and vectors is None:
         return NO
 
     def kernel() -> Any:
-        from .reduce import unique
+        from .reduce import combinations, unique
 
-        return column_seq(unique(arr))
+        if vectors is None:
+            return column_seq(unique(arr))
+        frame, key, parts = combinations(vectors.frame, vectors.key)
+        return LazySeq(VectorSource(frame, key, parts))
 
-    return _run("distinct", ("arg",), kernel)
+    return _run("distinct", ("arg",) if vectors is None else vectors.key, kernel)
 
 
 def sorted_by(keyfn: Any, comp: Any, coll: Any) -> Any:

@@ -235,6 +235,8 @@ def _call(node: n.Call, env: dict[int, tuple[Any, ...]], captured: set[int]) -> 
         if s[0] == "lit" and type(s[1]) is not FSet:
             raise _NotColumn("fn body calls contains? on a non-set: not a column expression")
         return ("has", s, _translate(node.args[1], env, captured))
+    if name == "vector" and node.args:  # (vector a b) is the vector literal [a b]
+        return ("juxt", *(_translate(x, env, captured) for x in node.args))
     op = head.builtin.column_op  # type: ignore[attr-defined]
     if op is None:
         raise _NotColumn(f"fn body calls {name}: not a column expression")

@@ -134,7 +134,7 @@ def value(e: tuple[Any, ...], frame: Any, reach: Any = None) -> Any:
     if head == "if":
         return _if(e[1], e[2], e[3], frame, reach)
     if head == "juxt":
-        raise Fallback("a juxt's vectors (they are computed only as group keys)")
+        raise Fallback("a juxt's vectors inside an expression (kernels make them only as a fn's whole value)")
     if head == "rowmap":
         raise Fallback("a map made from each row (only map makes it, as a table's rows)")
     if head in ("and", "or"):

@@ -271,6 +271,25 @@ def value_counts(x: Any) -> dict[Any, int]:
     return dict(zip(_values(keys), sizes.tolist()))
 
 
+def combination_counts(frame: Any, key: tuple[Any, ...]) -> dict[Any, int]:
+    """(frequencies (map (juxt ...) rows)) as {vector: count}: the combinations numbered as
+    group-by numbers juxt keys, in first-seen order."""
+    if not len(frame):
+        return {}
+    g = group_keys(frame, key)
+    return dict(zip(g.keys, np.bincount(g.codes, minlength=g.count).tolist()))
+
+
+def combinations(frame: Any, key: tuple[Any, ...]) -> tuple[pa.Table, tuple[Any, ...], list[Any]]:
+    """(distinct (map (juxt ...) rows)): the first-seen combinations as a frame of one row each
+    (a column per part), the juxt expression that reads them back, and its parts' columns."""
+    if not len(frame):
+        return pa.table({}), key, [pa.array([], pa.null()) for _ in key[1:]]
+    parts = group_keys(frame, key).key_arrays
+    names = [f"\x00 part{i}" for i in range(len(parts))]  # no PTC key reads them by mistake
+    return pa.table(parts, names=names), ("juxt", *(("col", name, None) for name in names)), parts
+
+
 def unique(x: Any) -> Any:
     """(distinct column): first occurrences, in order."""
     k = kind(x)
