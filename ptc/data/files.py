@@ -16,7 +16,7 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from ptc.interpreter.table import Scan, Table
 
@@ -239,27 +239,17 @@ def _read_csv(path: Path, part: str | None) -> Any:
     return _read_csv_stdlib(path, delimiter)
 
 
+CSV_PIECE = 4 << 20  # bytes of rows one pyarrow call reads: the clock and the bytes read between pieces
+
+
 def _read_csv_arrow(path: Path, delimiter: str) -> Any:
+    """The file in pieces of rows (one pyarrow call each, on the load's clock and charged as it
+    is read), each piece typed by pyarrow and the pieces' types then unified as pyarrow's own
+    inference loosens a column over a whole file."""
     import pyarrow as pa
-    import pyarrow.csv as pacsv
 
-    block = pacsv.ReadOptions().block_size
-
-    def read(column_types: dict[str, Any]) -> Any:
-        convert = pacsv.ConvertOptions(null_values=["", *NULL_MARKERS], strings_can_be_null=False,
-                                       true_values=list(TRUE), false_values=list(FALSE), column_types=column_types)
-        return pacsv.read_csv(path, read_options=pacsv.ReadOptions(block_size=block),
-                              parse_options=pacsv.ParseOptions(delimiter=delimiter), convert_options=convert)
-
-    try:
-        result = read({})
-    except pa.ArrowInvalid as e:
-        if "invalid UTF8" in str(e):
-            raise DataFileError(f"{path} is not UTF-8 text; save it as UTF-8") from None
-        if "straddl" not in str(e):
-            raise
-        block = min(path.stat().st_size + 1, 2**31 - 1)  # a row longer than a block: one block for the file
-        result = read({})
+    read = _CSVPieces(path, delimiter)
+    result = read.all({})
     current().check_columns(result.num_columns)
     if any(pa.types.is_binary(f.type) or pa.types.is_large_binary(f.type) for f in result.schema):
         raise DataFileError(f"{path} is not UTF-8 text; save it as UTF-8")  # pyarrow reads such cells as bytes
@@ -272,7 +262,114 @@ def _read_csv_arrow(path: Path, delimiter: str) -> Any:
             if f.name in temporal:
                 result = result.set_column(i, f.name, compute.cast(result.column(i), pa.string()))
         return result
-    return _empty_text_is_nil(read(temporal)) if temporal else result  # times: read again as the file spells them
+    if not temporal:
+        return result
+    current().release(result.nbytes)  # read again: times as the file spells them
+    return _empty_text_is_nil(read.all(temporal))
+
+
+def _csv_ranges(path: Path, start: int, fields: int) -> Iterator[tuple[int, int]]:
+    """The byte ranges of the rows from `start` on (at least one), each about CSV_PIECE bytes
+    and ending at a newline outside quotes. A row so long that it must hold a cell past
+    max_cell (longer than its fields times max_cell) is refused before it is read."""
+    load = current()
+    longest = fields * (load.limits.max_cell + 3)
+    with path.open("rb") as fh:
+        fh.seek(start)
+        offset, quotes, found = start, 0, False
+        while block := fh.read(CSV_PIECE):
+            end = block.rfind(b"\n")
+            while end >= 0 and (quotes + block.count(b'"', 0, end)) % 2:
+                end = block.rfind(b"\n", 0, end)  # inside a quoted cell: an earlier newline
+            if end >= 0:
+                yield start, offset + end + 1
+                start, quotes, found = offset + end + 1, block.count(b'"', end + 1), True
+            else:
+                quotes += block.count(b'"')
+                if offset + len(block) - start > longest + CSV_PIECE:
+                    raise load.cell_error(f"a row of more than {longest:,} bytes must hold a cell of")
+            offset += len(block)
+        if offset > start or not found:
+            yield start, offset
+
+
+class _CSVPieces:
+    """A CSV file's pieces (its header, then each range of rows), read with given column types;
+    the first reading finds the ranges as it goes."""
+
+    def __init__(self, path: Path, delimiter: str) -> None:
+        self.path, self.delimiter = path, delimiter
+        with path.open("rb") as fh:
+            self.header = fh.readline()
+            start = fh.tell()
+        self.unread = _csv_ranges(path, start, self.header.count(delimiter.encode()) + 1)
+        self.ranges: list[tuple[int, int]] = []
+
+    def all(self, column_types: dict[str, Any]) -> Any:
+        """Every piece, as one table: a column typed differently by two pieces is read again in
+        the loosest type, as pyarrow's inference over the whole file would (integers and floats:
+        floats; otherwise text)."""
+        import pyarrow as pa
+
+        pieces = [self.piece(k, column_types) for k in range(len(self.ranges))]
+        for bounds in self.unread:
+            self.ranges.append(bounds)
+            pieces.append(self.piece(len(self.ranges) - 1, column_types))
+        settled = dict(column_types)
+        for name in pieces[0].column_names:
+            kinds = {p.schema.field(name).type for p in pieces}
+            solid = kinds - {pa.null()}
+            if len(solid) > 1:
+                kind = pa.float64() if solid == {pa.int64(), pa.float64()} else pa.string()
+            elif solid == {pa.string()} and len(kinds) > 1:
+                kind = pa.string()  # a piece of null markers only: in a column of text they are text
+            else:
+                continue
+            settled[name] = kind
+            try:
+                self.retype(pieces, name, settled)
+            except pa.ArrowInvalid:  # an integer a float cannot spell (0x1F): the column is text
+                settled[name] = pa.string()
+                self.retype(pieces, name, settled)
+        return pa.concat_tables(pieces, promote_options="default")
+
+    def retype(self, pieces: list[Any], name: str, types: dict[str, Any]) -> None:
+        """Read again the pieces whose column `name` is not of types[name] (a piece of nils
+        only is, unless the column is text)."""
+        import pyarrow as pa
+
+        kind = types[name]
+        for k, piece in enumerate(pieces):
+            got = piece.schema.field(name).type
+            if got != kind and (got != pa.null() or kind == pa.string()):
+                pieces[k] = self.piece(k, types)
+                current().release(piece.nbytes)
+
+    def piece(self, k: int, column_types: dict[str, Any]) -> Any:
+        """The header and the k-th range of rows as a table, charged and its cells measured."""
+        import pyarrow as pa
+        import pyarrow.csv as pacsv
+
+        load = current()
+        with self.path.open("rb") as fh:
+            start, end = self.ranges[k]
+            fh.seek(start)
+            data = self.header + fh.read(end - start)
+        convert = pacsv.ConvertOptions(null_values=["", *NULL_MARKERS], strings_can_be_null=False,
+                                       true_values=list(TRUE), false_values=list(FALSE), column_types=column_types)
+        parse = pacsv.ParseOptions(delimiter=self.delimiter)
+        try:
+            table = pacsv.read_csv(pa.py_buffer(data), parse_options=parse, convert_options=convert)
+        except pa.ArrowInvalid as e:
+            if "invalid UTF8" in str(e):
+                raise DataFileError(f"{self.path} is not UTF-8 text; save it as UTF-8") from None
+            if "straddl" not in str(e):
+                raise
+            block = pacsv.ReadOptions(block_size=min(len(data) + 1, 2**31 - 1))  # a row longer than a block
+            table = pacsv.read_csv(pa.py_buffer(data), read_options=block, parse_options=parse, convert_options=convert)
+        load.charge(table.nbytes, "its rows hold")
+        load.check_cells(table)
+        return table
 
 
 def _empty_text_is_nil(table: Any) -> Any:
@@ -290,10 +387,17 @@ def _empty_text_is_nil(table: Any) -> Any:
 
 
 def _read_csv_stdlib(path: Path, delimiter: str) -> list[dict[str, Any]]:
+    """Without pyarrow: each record charged (and its cells held to max_cell) as it is read."""
+    load = current()
     with path.open(encoding="utf-8-sig", newline="") as fh:
-        records = list(csv.reader(fh, delimiter=delimiter))
-    header, body = records[0], [r for r in records[1:] if r]
-    current().check_columns(len(header))
+        records = csv.reader(fh, delimiter=delimiter)
+        header = next(records, [])
+        load.check_columns(len(header))
+        body = []
+        for record in records:
+            load.charge_row(record, header)
+            if record:
+                body.append(record)
     for n, record in enumerate(body, start=2):
         if len(record) != len(header):
             raise DataFileError(f"{path} row {n}: expected {len(header)} fields, got {len(record)}")

@@ -97,6 +97,10 @@ class Load:
         self.check_bytes(self.held, what)
         self.check_time()
 
+    def release(self, n: int) -> None:
+        """n bytes charged that are no longer held (a piece of a file read again, its first reading dropped)."""
+        self.held -= n
+
     def charge_row(self, values: Sequence[Any], columns: Sequence[str]) -> None:
         """A row of Python values about to be kept: each text counted per reference (one shared
         string in many cells is as many copies once in a table) and held to max_cell."""

@@ -80,6 +80,19 @@ def json_rows(tmp: Path, size: int, row: str = '{"a":1,"b":"xy"}') -> str:
     return json_text(tmp, "[" + ",".join([row] * n) + "]")
 
 
+def csv_rows(tmp: Path, size: int) -> str:
+    path = tmp / "t.csv"
+    row = b"12345,2.5,abcdef,true\n"
+    path.write_bytes(b"i,f,s,b\n" + row * (size // len(row)))
+    return str(path)
+
+
+def csv_cell(tmp: Path, size: int) -> str:
+    path = tmp / "cell.csv"
+    path.write_bytes(b"id,s\n1," + b"x" * size + b"\n2,y\n")
+    return str(path)
+
+
 def duckdb_stored_strings(tmp: Path, rows: int = 1_000_000, width: int = 1000) -> str:
     """Stored, not generated: one string of `width` characters in every row, compressed by DuckDB
     to a few hundred kilobytes."""
@@ -126,6 +139,8 @@ BOMBS = [
     Bomb("json-16MB-of-rows-timeout", lambda t: json_rows(t, 16 * MB), "timeout", dict(max_bytes=1 << 30, timeout=0.1)),
     Bomb("jsonl-8MB-of-rows", lambda t: json_text(t, '{"a":1}\n' * (MB), "t.jsonl"), "max_bytes",
          dict(max_bytes=32 * MB, timeout=10)),
+    Bomb("csv-32MB-timeout", lambda t: csv_rows(t, 32 * MB), "timeout", dict(max_bytes=1 << 30, timeout=0.05)),
+    Bomb("csv-8MB-cell", lambda t: csv_cell(t, 8 * MB), "max_cell", dict(max_cell=MB, max_bytes=256 * MB)),
     # item 9: DuckDB's compressed strings, counted as they are exported
     Bomb("duckdb-stored-1KB-strings-1M-rows", duckdb_stored_strings, "max_bytes", DEFAULT),
     # item 10: dictionary pages decoded; a wide file's metadata parsed before it was refused
