@@ -489,6 +489,57 @@ def combined(head: str, preds: tuple[Any, ...]) -> tuple[Any, ...] | str:
     return (head, *parts)
 
 
+def complemented(f: Any) -> tuple[Any, ...] | str:
+    """The column expression of (complement f): (not e) of f's e (true or false, as complement
+    gives), or why there is none."""
+    e = expr_of(f)
+    return e if type(e) is str else ("op", "not", e)
+
+
+_READS_ROW = frozenset({"col", "where", "rowmap"})  # heads that read keys of their argument
+_BRANCHES = frozenset({"if", "and", "or", "all", "any", "none"})  # heads that compute a part on some rows
+
+
+def composed(fns: tuple[Any, ...]) -> tuple[Any, ...] | str:
+    """The column expression of (comp f ... h): h's expression put for the argument of the fn
+    to its left, and so on (`(comp pos? :x)` is (pos? :x)), or why there is none."""
+    e = expr_of(fns[-1])
+    for f in reversed(fns[:-1]):
+        if type(e) is str:
+            return e
+        outer = expr_of(f)
+        if type(outer) is str:
+            return outer
+        heads = _heads(outer)
+        if heads & _READS_ROW:
+            return "comp of a fn reading keys of another fn's value: not a column expression"
+        if heads & _BRANCHES and e[0] not in ("col", "arg", "lit"):
+            # the row path computes the inner value on every row, a branch only on some: an
+            # error the rows would raise must not be skipped
+            return "comp of a fn with branches over a computed value: not a column expression"
+        e = _put_arg(outer, e)
+    return e
+
+
+def _heads(e: tuple[Any, ...]) -> set[str]:
+    """The heads of e and of all its sub-expressions."""
+    out = {e[0]}
+    if e[0] != "lit":
+        for x in e[1:]:
+            if type(x) is tuple and x and type(x[0]) is str:
+                out |= _heads(x)
+    return out
+
+
+def _put_arg(e: tuple[Any, ...], arg: tuple[Any, ...]) -> tuple[Any, ...]:
+    """e with arg wherever e reads its argument itself."""
+    if e == ("arg",):
+        return arg
+    if e[0] == "lit":
+        return e
+    return (e[0], *[_put_arg(x, arg) if type(x) is tuple and x and type(x[0]) is str else x for x in e[1:]])
+
+
 def values(coll: Any) -> Any:
     """A computed column's values as one list (what a consumer iterating it would realize), or
     coll itself: `zipmap` of two columns builds its map without a lazy-seq step per item."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..errors import runtime_error
-from ..columnar.dispatch import combined
+from ..columnar.dispatch import combined, complemented, composed
 from ..columnar.expr import tag
 from ..patterns import KEY_PARTS_ATTR
 from ..registry import builtin
@@ -58,7 +58,7 @@ def comp(*fns: Any) -> Callable[..., Any]:
         def comp2(*args: Any) -> Any:
             return f(g(*args))
 
-        return comp2
+        return tag(comp2, composed(fns))  # (filter (comp pos? :x) table) reads a column
     last = fs[-1]
     rest = fs[-2::-1]
 
@@ -68,7 +68,7 @@ def comp(*fns: Any) -> Callable[..., Any]:
             r = h(r)
         return r
 
-    return compn
+    return tag(compn, composed(fns))
 
 
 @builtin("partial", args=("[f]", "[f & args]"), category="functions",
@@ -124,7 +124,7 @@ def complement(f: Any) -> Callable[..., Any]:
         r = f(*args)
         return r is None or r is False
 
-    return compl
+    return tag(compl, complemented(f))  # (remove (complement p) table) runs as p's kernel does
 
 
 @builtin("fnil", args=("[f x]", "[f x y]", "[f x y z]"), category="functions",
