@@ -258,6 +258,8 @@ def _op(name: str, args: tuple[Any, ...], frame: Any, reach: Any) -> Any:
             return 0 if name == "+" else 1
         if len(vals) == 1:
             if name == "-":
+                if is_array(vals[0]) and _numeric(vals[0], reach, name) == "float":
+                    return pc.negate(vals[0])  # (- 0.0) is -0.0, where 0 - 0.0 is 0.0
                 return _arith("-", 0, vals[0], reach)
             _numeric(vals[0], reach, name)
             return vals[0]
