@@ -22,7 +22,7 @@ from ptc.interpreter.table import Scan, Table
 
 from .arrow import DataFileError, has_pyarrow, require, table_or_rows
 from .jsonparse import parse_json, parse_json_lines
-from .limits import LoadLimits, current, loading
+from .limits import Load, LoadLimits, current, loading
 
 NAME = re.compile(r"^[A-Za-z_][\w?!*+<>=-]*$")  # what data/NAME can read
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -432,11 +432,16 @@ def _int(cell: str) -> int:
 
 
 def _read_parquet(path: Path, part: str | None) -> Any:
-    """The file's metadata is checked first: its columns, what it decompresses to, and the
-    average cell of each column chunk (one 300 MB cell compresses to a few kilobytes)."""
+    """The file's footer is checked first (its schema's size, before its metadata is parsed),
+    then its metadata: its columns, what it decompresses to, and the average cell of each
+    column chunk (one 300 MB cell compresses to a few kilobytes). Then it is read with its
+    dictionary-encoded text columns kept encoded, whose decoded size is counted exactly before
+    they are decoded (one 1 KB string in a million rows is 100 KB on disk and 1 GB decoded)."""
     pq = require("pyarrow.parquet", "reading Parquet")
     load = current()
-    meta = pq.ParquetFile(path).metadata
+    _check_footer(path, load)
+    file = pq.ParquetFile(path)
+    meta = file.metadata
     load.check_columns(meta.num_columns)
     total = 0
     for r in range(meta.num_row_groups):
@@ -449,7 +454,98 @@ def _read_parquet(path: Path, part: str | None) -> Any:
     if total > load.limits.scan_bytes:
         return Table.scanned(ParquetScan(path, meta, total, load.limits))
     load.check_bytes(total, "it decompresses to")
-    return pq.read_table(path)
+    encoded = _dictionary_text(file)
+    table = file.read(use_threads=True) if not encoded else pq.ParquetFile(path, read_dictionary=encoded).read()
+    load.charge(table.nbytes, "it decompresses to")
+    return _decoded(table, file.schema_arrow, encoded, load)
+
+
+# What parsing a Parquet footer takes in memory per byte of it (a 20,000-column footer of 2.9 MB
+# parsed into 64 MB): the metadata is bounded before it is parsed.
+FOOTER_EXPANSION = 32
+
+
+def _check_footer(path: Path, load: Load) -> None:
+    """The footer's length and the number of schema elements it declares (the first bytes of its
+    Thrift FileMetaData: field 1 the version, field 2 the schema's list header), checked before
+    pyarrow parses it; a footer that does not start so is left to pyarrow."""
+    with path.open("rb") as fh:
+        fh.seek(0, os.SEEK_END)
+        size = fh.tell()
+        fh.seek(max(0, size - 8))
+        tail = fh.read(8)
+        if len(tail) < 8 or tail[4:] != b"PAR1" or not 0 < (length := int.from_bytes(tail[:4], "little")) <= size - 12:
+            return
+        load.check_bytes(length * FOOTER_EXPANSION, "its metadata parses to about")
+        fh.seek(size - 8 - length)
+        head = fh.read(min(length, 16))
+    if len(head) < 4 or head[0] != 0x15:  # field 1, an i32
+        return
+    i = _varint(head, 1)[1]
+    if i + 1 >= len(head) or head[i] != 0x19:  # field 2, a list
+        return
+    elements = head[i + 1] >> 4
+    if elements == 15:  # a longer list: its size follows as a varint
+        elements, _ = _varint(head, i + 2)
+    if elements > 2 * load.limits.max_columns + 1:  # columns, and at most as many groups of them
+        raise load.columns_error(f"its schema has {elements:,} elements (columns and groups), more than "
+                                 f"twice")
+
+
+def _varint(data: bytes, i: int) -> tuple[int, int]:
+    """The unsigned varint at data[i] (Thrift compact) and the index after it."""
+    value = shift = 0
+    while i < len(data):
+        value |= (data[i] & 0x7F) << shift
+        shift += 7
+        i += 1
+        if not data[i - 1] & 0x80:
+            break
+    return value, i
+
+
+def _dictionary_text(file: Any) -> list[str]:
+    """The top-level text columns whose every chunk is dictionary-encoded and that the file
+    does not itself say to read as dictionaries: read encoded, sized, then decoded."""
+    meta, schema = file.metadata, file.schema_arrow
+    leaves = [meta.schema.column(c).path for c in range(meta.num_columns)]
+    out = []
+    for c, name in enumerate(leaves):
+        if name not in schema.names or "." in name or not _text_type(schema.field(name).type):
+            continue
+        if all(meta.row_group(r).column(c).has_dictionary_page for r in range(meta.num_row_groups)):
+            out.append(name)
+    return out
+
+
+def _text_type(kind: Any) -> bool:
+    import pyarrow as pa
+
+    return bool(pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_binary(kind)
+                or pa.types.is_large_binary(kind))
+
+
+def _decoded(table: Any, schema: Any, encoded: list[str], load: Load) -> Any:
+    """The dictionary-encoded columns decoded to the file's types, after their decoded size (each
+    entry's length times the rows that reference it) is charged and their cells checked."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    for name in encoded:
+        column = table.column(name)
+        for chunk in column.chunks:
+            counts = pc.value_counts(chunk.indices.drop_null())
+            if not len(counts):
+                continue
+            lengths = pc.take(pc.binary_length(chunk.dictionary), counts.field("values"))
+            load.check_cell(pc.max(lengths).as_py() or 0, name)
+            load.charge(pc.sum(pc.multiply(lengths.cast(pa.int64()), counts.field("counts"))).as_py() or 0,
+                        "it decodes to")
+        load.charge(8 * len(column), "it decodes to")
+        i = table.schema.get_field_index(name)
+        table = table.set_column(i, schema.field(name), pc.cast(column, schema.field(name).type))
+        load.release(column.nbytes)
+    return table
 
 
 class ParquetScan(Scan):

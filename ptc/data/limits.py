@@ -114,9 +114,12 @@ class Load:
 
     def check_columns(self, n: int) -> None:
         if n > self.limits.max_columns:
-            raise LoadLimitError("max_columns", f"{self.path}: {n:,} columns, more than "
-                                                f"max_columns={self.limits.max_columns:,} (LoadLimits(max_columns=...)); "
-                                                f"pick the columns you need with a query or another file")
+            raise self.columns_error(f"{n:,} columns, more than")
+
+    def columns_error(self, what: str) -> LoadLimitError:
+        return LoadLimitError("max_columns", f"{self.path}: {what} max_columns={self.limits.max_columns:,} "
+                                             f"(LoadLimits(max_columns=...)); pick the columns you need with a "
+                                             f"query or another file")
 
     def table_of(self, schema: Any, batches: Iterable[Any], what: str) -> Any:
         """A pyarrow Table of record batches, each charged and its cells measured as it arrives

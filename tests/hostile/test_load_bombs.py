@@ -104,6 +104,16 @@ def duckdb_stored_strings(tmp: Path, rows: int = 1_000_000, width: int = 1000) -
     return str(path)
 
 
+def parquet_dictionary(tmp: Path, rows: int = 1_000_000, width: int = 1000) -> str:
+    """A 100 KB file: one dictionary-encoded string of `width` characters in every row (1 GB decoded)."""
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    path = tmp / "dict.parquet"
+    column = pa.DictionaryArray.from_arrays(pa.array([0] * rows, pa.int32()), pa.array(["x" * width]))
+    pq.write_table(pa.table({"s": column}), path, compression="zstd", store_schema=False)  # read back as strings
+    return str(path)
+
+
 def parquet_wide(tmp: Path, columns: int) -> str:
     pa = pytest.importorskip("pyarrow")
     pq = pytest.importorskip("pyarrow.parquet")
@@ -144,7 +154,10 @@ BOMBS = [
     # item 9: DuckDB's compressed strings, counted as they are exported
     Bomb("duckdb-stored-1KB-strings-1M-rows", duckdb_stored_strings, "max_bytes", DEFAULT),
     # item 10: dictionary pages decoded; a wide file's metadata parsed before it was refused
+    Bomb("parquet-100KB-dictionary-1GB", parquet_dictionary, "max_bytes", dict(max_bytes=256 * MB)),
     Bomb("parquet-20k-columns", lambda t: parquet_wide(t, 20_000), "max_columns", dict(max_bytes=256 * MB)),
+    Bomb("parquet-20k-columns-refused-from-the-footer", lambda t: parquet_wide(t, 20_000), "max_columns",
+         dict(max_bytes=256 * MB, max_columns=1000)),
 ]
 
 
