@@ -21,6 +21,8 @@ with 50 upstream tools does not carry 50 schemas in every prompt.
   ping, before the server serves: the first program does not wait for them). A program
   that finds an upstream dead gets a tool error, and the programs after it a new upstream
   process. Closing the server closes every upstream, waiting for each process to end.
+- HTTP: what a client may hold is bounded (connections, the time its headers and body take;
+  http_bounds.py), so half-sent requests neither keep others out nor fill the log.
 """
 
 from __future__ import annotations
@@ -266,12 +268,14 @@ class Gateway:
 
     async def _serve_http(self, host: str, port: int, token: str | None,
                           announce: Callable[[str], None] | None) -> None:
+        import asyncio
+
         import anyio
         import uvicorn
 
-        config = uvicorn.Config(self.http_app(host, token), host=host, port=port, log_level="warning",
-                                lifespan="on", timeout_graceful_shutdown=2)
-        server = uvicorn.Server(config)
+        from .http_bounds import quiet_log, uvicorn_config
+
+        server = uvicorn.Server(uvicorn_config(self.http_app(host, token), host, port))
 
         async def tell_when_started() -> None:
             while not server.started:
@@ -283,10 +287,11 @@ class Gateway:
             if announce is not None:
                 announce(f"http://{shown}:{bound}/mcp")
 
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(tell_when_started)
-            await server.serve()  # uvicorn handles SIGINT and SIGTERM: a graceful stop
-            tg.cancel_scope.cancel()
+        with quiet_log(asyncio.get_running_loop()):
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(tell_when_started)
+                await server.serve()  # uvicorn handles SIGINT and SIGTERM: a graceful stop
+                tg.cancel_scope.cancel()
 
 
 class SessionsFull(RuntimeError):
