@@ -8,10 +8,10 @@ from typing import Any
 import ptc
 
 
-def outcome(src: str, data: Any, message: bool = True) -> str:
+def outcome(src: str, data: Any, message: bool = True, limits: Any = None) -> str:
     """The printed value of src over data/t, or `error <kind>: <message>` (the kind alone
-    without message: where the two paths may word one error apart)."""
+    without message: where the two paths may word one error apart), under limits if given."""
     try:
-        return ptc.pr_str(ptc.run(src, data={"t": data}).value)
+        return ptc.pr_str(ptc.run(src, data={"t": data}, limits=limits).value)
     except ptc.PTCError as e:
         return f"error {e.kind}: {e.message}" if message else f"error {e.kind}"

@@ -755,6 +755,12 @@ class Compiler:
         t, c = fn.tmp(), fn.tmp()
         fn.emit(f"{acc} = {init}", node)
         fn.emit(f"{t} = {coll}")
+        fv, r = fn.tmp(), fn.tmp()
+        fn.emit(f"{fv} = {self.fn(f)}")
+        # over a table, a fn folding the rows into acc (by key: update, update-in...) is a group-by and folds
+        fn.emit(f"{r} = {self._table(reduced_by_key)}({fv}, {acc}, {t}) "
+                f"if type({t}) in {self._table(MAYBE_COLUMNAR)} else {self._table(NO)}", node)
+        fn.emit(f"if {r} is not {self._table(NO)}: {acc} = {r}")
         transient = transient_update(a.body, a.params[0])
         if transient is not None:
             # (reduce (fn [m x] (assoc m k v)) init coll): the accumulator never escapes the
@@ -763,18 +769,8 @@ class Compiler:
             kind, parts, lets = transient
             d = fn.tmp()
             is_map = kind != "conj"
-            fv = fn.tmp()
-            fn.emit(f"{fv} = {self.fn(f)}")
-            if kind == "update" and not lets:  # a table's rows summed or counted by key: one columnar pass
-                r = fn.tmp()
-                fn.emit(f"{r} = {self._table(reduced_by_key)}({fv}, {acc}, {t}) "
-                        f"if type({t}) in {self._table(MAYBE_COLUMNAR)} else {self._table(NO)}", node)
-                fn.emit(f"if {r} is not {self._table(NO)}: {acc} = {r}")
-                opener = "elif"
-            else:
-                opener = "if"
             # (all of coll is read: a lazy one is realized at once, as for an eager consumer)
-            fn.emit(f"{opener} type({t}) in _SEQ_OK and type({acc}) in {'_MAP_TYPES' if is_map else '_VEC_TYPES'}:",
+            fn.emit(f"elif type({t}) in _SEQ_OK and type({acc}) in {'_MAP_TYPES' if is_map else '_VEC_TYPES'}:",
                     node)
             with fn.block():
                 fn.emit(f"{d} = {'_tdict(' + acc + ')' if is_map else 'list(' + acc + ')'}")
@@ -796,9 +792,7 @@ class Compiler:
                 if kind in ("update-in", "assoc-in"):
                     fn.emit(f"_rt_owned_maps({d})")
                 fn.emit(f"{acc} = {'_map_of(' + d + ')' if is_map else '_vec(' + d + ')'}")
-            fn.emit(f"elif type({t}) in _SEQ_OK:", node)
-        else:
-            fn.emit(f"if type({t}) in _SEQ_OK:", node)
+        fn.emit(f"elif type({t}) in _SEQ_OK:", node)
         with fn.block():
             fn.emit(f"for {c} in _lazy_chunks({t}):")
             with fn.block():
@@ -813,8 +807,7 @@ class Compiler:
             fn.emit(f"if type({acc}) is _Reduced: {acc} = {acc}.val")
         fn.emit("else:")
         with fn.block():
-            fn.emit(f"{acc} = {self.builtin(b)}({self.mark(node)}{fv if transient is not None else self.fn(f)}, "
-                    f"{acc}, {t})", node)
+            fn.emit(f"{acc} = {self.builtin(b)}({self.mark(node)}{fv}, {acc}, {t})", node)
         return acc
 
     def _transient_update(self, d: str, parts: list[n.Node], body: n.Node, fn: _Func) -> None:

@@ -638,32 +638,25 @@ def _noted(who: str, g: Any, plan: Any) -> None:
 
 
 def reduced_by_key(f: Any, init: Any, coll: Any) -> Any:
-    """(reduce (fn [acc r] (update acc K (fnil + 0) V)) {} table) (also `(fnil inc 0)` with no
-    V): the sum (or count) of each key's rows, a group-by and a fold of the table engine with the
-    row path's exact result (the same first-seen order of keys, the same sums), or NO."""
+    """(reduce (fn [acc r] ...) init table) whose fn folds the rows into acc by key (`(update acc
+    K (fnil + 0) V)`, update-in, a count, a [sum n] pair; see folds.plan_by_key): a group-by and
+    folds of the table engine with the row path's exact result (the same first-seen order of
+    keys, the same sums), or NO."""
     table = rows_of(coll)
-    if table is None or init is None or type(init) not in _GROUP_MAPS or len(init):
+    if table is None:
         return NO
-    from .folds import plan_by_key
+    from .folds import plan_by_key, reduced
+    from .kernels import Fallback
 
-    made = plan_by_key(f)
+    made = plan_by_key(f, init)
     if type(made) is str:
         note("reduce", False, made)
         return NO
-    key, plan = made
-    from .folds import describe, groups_map, run
-    from .kernels import Fallback
-    from .reduce import group_keys
-
     context.check_deadline()
     try:
-        if table.num_rows > 4096:  # as the row path's map of every key
-            context.check_size(table.num_rows, "sequence")
-        g = group_keys(table, key)
-        result = groups_map(run(plan, g), g)
+        result, detail = reduced(made, table, init)
     except Fallback as fb:
-        note("reduce", False, f"{fb.reason} in {text(key)}")
+        note("reduce", False, fb.reason)
         return NO
-    note("reduce", True, f"{text(key)}: {g.count} keys, no group built: {describe(plan)}")
+    note("reduce", True, detail)
     return result
-

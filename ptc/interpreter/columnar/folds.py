@@ -33,7 +33,7 @@ import pyarrow.compute as pc
 from .. import context
 from .. import nodes as n
 from . import threads
-from ..values import Keyword, host_key
+from ..values import FMap, HMap, Keyword, PVector, host_key, lookup
 from .expr import NODE_ATTR, _NotColumn, _bind, _translate, scalar
 from .frame import _flat, holds_negative_zero
 from .segments import stable_order as by_group
@@ -74,6 +74,7 @@ class _Translator:
         self.user = user
         self.steps: list[tuple[Any, ...]] = []
         self.depth = 0
+        self.vectors: set[int] = set()  # locals bound to (vec ...): `(s i)` reads them as nth
 
     def _name(self, kind_: str) -> str:
         return f"\x00 {kind_}{len(self.steps)}"
@@ -125,6 +126,8 @@ class _Translator:
             env = dict(env)
             for b, v in node.bindings:  # type: ignore[attr-defined]
                 env[id(b)] = self.tr(v, env)
+                if type(v) is n.Call and type(v.fn) is n.BuiltinRef and v.fn.builtin.qualified == "vec":  # type: ignore[attr-defined]
+                    self.vectors.add(id(b))
             return self.tr(node.body, env)  # type: ignore[attr-defined]
         if t is n.MapLit:
             pairs = []
@@ -157,8 +160,8 @@ class _Translator:
         return v[1]
 
     def value_tree(self, v: tuple[Any, ...]) -> tuple[Any, ...]:
-        if v[0] == "T" and v[2][1] != ("arg",):  # (map :v (take n rows)): the first n values
-            return self.fold("take", v[2], v[1])
+        if v[0] == "T" and v[2][1] != ("arg",):  # (take n xs), (map :v (take n rows)): the first n values, a seq
+            return self.fold("take", v[2], v[1], False)
         if v[0] in ("G", "M", "V"):
             return v
         raise _Fail("a sequence of a group's rows in the result (not a fold of them)")
@@ -189,6 +192,8 @@ class _Translator:
             raise _Fail("destructuring beyond a group's key and rows")
         if th is n.GlobalRef:
             return self.inline(head.name, [self.tr(a, env) for a in args])  # type: ignore[attr-defined]
+        if th is n.Local and id(head.binding) in self.vectors and len(args) == 1:  # type: ignore[attr-defined]
+            return _nth(self, [head, args[0]], env)  # (s i) of a vector s: its item i
         if th is n.Const and type(head.value) is Keyword and len(args) == 1:  # type: ignore[attr-defined]
             w = self.tr(args[0], env)
             if w[0] == "W":
@@ -548,9 +553,18 @@ def _take(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]) -
     r = t.rows(t.tr(args[1], env), "take")
     if r[3] == "distinct":
         raise _Fail("take of a distinct seq")
-    if r[1] == ("arg",):  # the first n rows (of a sort): ("T", n, rows), a fold once their values are read
-        return ("T", args[0].value, r)  # type: ignore[attr-defined]
-    return t.fold("take", r, args[0].value)  # type: ignore[attr-defined]
+    # the first n (of a sort): a fold once what is read of them is known (their values, a seq or a vector)
+    return ("T", args[0].value, r)  # type: ignore[attr-defined]
+
+
+def _vec(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]) -> tuple[Any, ...]:
+    """(vec xs): the seq (its folds read it alike), or of (take n xs) a vector of the first n."""
+    if len(args) != 1:
+        raise _Fail("vec with several arguments")
+    x = t.tr(args[0], env)
+    if x[0] == "T" and x[2][1] != ("arg",):
+        return t.fold("take", x[2], x[1], True)
+    return t.rows(x, "vec")
 
 
 _FLIPPED = {"compare": ">", "<": ">", ">": "<"}  # a sort's comparator the other way (numbers: < is compare)
@@ -582,77 +596,56 @@ GROUP_READS: dict[str, Any] = {
     "first": _entry_part(0), "second": _entry_part(1), "last": _last, "count": _count, "reduce": _reduce,
     "apply": _apply, "sum-by": _by_key("sum-by"), "avg-by": _by_key("avg-by"), "map": _map,
     "filter": _select(True), "remove": _select(False), "distinct": _distinct, "same": _same,
-    "sort": _sort, "sort-by": _sort_by, "take": _take, "nth": _nth, "keep": _keep, "reverse": _reverse,
+    "sort": _sort, "sort-by": _sort_by, "take": _take, "nth": _nth, "keep": _keep, "reverse": _reverse, "vec": _vec,
     "max-by": _extreme_by(True), "min-by": _extreme_by(False),
 }
 
 
 def plan_of(f: Any, mode: str) -> Plan | str:
-    """The plan of fn value f called on each group's rows (mode "group") or on each [key rows]
-    entry (mode "entry"), or why there is none."""
+    """The plan of fn value f called on each group's rows (mode "group"), on each [key rows]
+    entry (mode "entry"), or by reduce-kv on an accumulator, each key and its rows (mode "kv",
+    `(fn [m k g] (assoc m k body))`: body's plan), or why there is none."""
     node = getattr(f, NODE_ATTR, None)
     if node is None and mode == "group" and getattr(f, "__qualname__", None) == "ptc:count":
         return Plan([("fold", "\x00 f0", "count", ("arg",), None, None)], ("G", ("col", "\x00 f0", None)))
     if node is None:
         return "the fn is not a fn literal or defn: each group is built"
-    if len(node.arities) != 1 or node.arities[0].rest is not None or len(node.arities[0].params) != 1 \
-            or node.arities[0].has_recur:
-        return "the fn does not take one argument: each group is built"
+    a = node.arities[0]
+    if len(node.arities) != 1 or a.rest is not None or len(a.params) != (3 if mode == "kv" else 1) or a.has_recur:
+        takes = "an accumulator, a key and a group" if mode == "kv" else "one argument"
+        return f"the fn does not take {takes}: each group is built"
+    if mode == "kv":
+        return _planned(f, node, *_assoc_of_key(a))
+    start = ("E",) if mode == "entry" else ("R", ("arg",), None, None)
+    return _planned(f, node, a.body, {id(a.params[0]): start})
+
+
+def _assoc_of_key(a: n.Arity) -> tuple[n.Node, dict[int, tuple[Any, ...]]]:
+    """A reduce-kv fn's `(assoc m k body)`: body, and k and g as the group's key and rows (m is
+    no local of the plan: a body reading it is none)."""
+    m, k, g = a.params
+    b = a.body
+    if type(b) is n.Call and type(b.fn) is n.BuiltinRef and b.fn.builtin.qualified == "assoc" and len(b.args) == 3 \
+            and type(b.args[0]) is n.Local and b.args[0].binding is m and type(b.args[1]) is n.Local \
+            and b.args[1].binding is k:  # type: ignore[attr-defined]
+        return b.args[2], {id(k): ("G", ("col", KEY, None)), id(g): ("R", ("arg",), None, None)}  # type: ignore[attr-defined]
+    return b, {}  # not read: the accumulator is a local the translation refuses
+
+
+def _planned(f: Any, node: Any, body: n.Node, env: dict[int, tuple[Any, ...]]) -> Plan | str:
+    """The plan of body, a group's fn's, its parameters' readings in env."""
     code = getattr(f, "__code__", None)
     user = (getattr(f, "__globals__", None) or {}).get("_U") or {}
     t = _Translator(f, {id(b) for b in node.captures.values()}, user)
-    param = node.arities[0].params[0]
-    start = ("E",) if mode == "entry" else ("R", ("arg",), None, None)
     try:
-        body = t.value_tree(t.tr(node.arities[0].body, {id(param): start}))
+        tree = t.value_tree(t.tr(body, env))
         steps = [s if s[0] != "bcast" else (s[0], s[1], _bind(s[2], f)) for s in t.steps]
         steps = [_bind_fold(s, f) if s[0] == "fold" else s for s in steps]
-        return Plan(_shared_row_values(steps), _bind_tree(body, f))
+        return Plan(_shared_row_values(steps), _bind_tree(tree, f))
     except _Fail as e:
         return f"fn body uses {e.reason}: not a fold of the group, each group is built" if code else e.reason
     except _NotColumn as e:
         return e.reason
-
-
-def plan_by_key(f: Any) -> tuple[tuple[Any, ...], Plan] | str:
-    """The group key and plan of folds of a reduce fn `(fn [acc r] (update acc K (fnil + I) V))`
-    (each key's sum of V from I) or `(fn [acc r] (update acc K (fnil inc I)))` (its count plus
-    I), K and V column expressions of the row; or why it is not one."""
-    from .expr import _NotColumn, _bind
-
-    node = getattr(f, NODE_ATTR, None)
-    a = node.arities[0] if node is not None and len(node.arities) == 1 else None
-    if a is None or a.rest is not None or a.has_recur or len(a.params) != 2:
-        return "the reduce fn is not (fn [acc row] (update acc key (fnil + 0) value))"
-    acc, row = a.params
-    body = a.body
-    if not (type(body) is n.Call and type(body.fn) is n.BuiltinRef and body.fn.builtin.qualified == "update"
-            and len(body.args) in (3, 4) and type(body.args[0]) is n.Local and body.args[0].binding is acc):
-        return "the reduce fn's body is not (update acc key f value)"
-    step = body.args[2]
-    if not (type(step) is n.Call and type(step.fn) is n.BuiltinRef and step.fn.builtin.qualified == "fnil"
-            and len(step.args) == 2 and type(step.args[0]) is n.BuiltinRef and type(step.args[1]) is n.Const
-            and type(step.args[1].value) in (int, float)):
-        return "the reduce fn updates with something other than (fnil + 0) or (fnil inc 0)"
-    op, start = step.args[0].builtin, step.args[1].value
-    captured = {id(b) for b in node.captures.values()}
-    env: dict[int, tuple[Any, ...]] = {id(row): ("arg",)}
-    try:
-        if any(b is acc for b in _locals_used(body.args[1:])):
-            return "the reduce fn reads its accumulator beyond the update"
-        key = _bind(_translate(body.args[1], env, captured), f)
-        if op.column_op == "+" and len(body.args) == 4:
-            fold = ("fold", "\x00 f0", "sum", _bind(_translate(body.args[3], env, captured), f), None, None, start)
-            value: tuple[Any, ...] = ("col", "\x00 f0", None)
-        elif op.column_op == "inc" and len(body.args) == 3:
-            fold = ("fold", "\x00 f0", "count", ("arg",), None, None)
-            value = ("op", "+", ("col", "\x00 f0", None), ("lit", start)) if start != 0 or type(start) is float \
-                else ("col", "\x00 f0", None)
-        else:
-            return f"the reduce fn updates with (fnil {op.qualified} ...), not + of a value or inc"
-    except _NotColumn as e:
-        return e.reason
-    return key, Plan([fold], ("G", value))
 
 
 def _shared_row_values(steps: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
@@ -923,9 +916,10 @@ def _by_type(plan: Plan, g: Grouping, values: list[Mixed]) -> Any:
     return _merged(parts, g.count)
 
 
-def _row_columns(plan: Plan, table: pa.Table) -> list[int] | None:
-    """The positions of the table's columns the plan's steps read (kernels.column's rule), or None
-    when a fold reads whole rows (so a table split by group type keeps only what is read)."""
+def _row_columns(plan: Plan, table: pa.Table, also: tuple[Any, ...] = ()) -> list[int] | None:
+    """The positions of the table's columns the plan's steps (and the expressions `also`) read
+    (kernels.column's rule), or None when a fold reads whole rows (so a table split by group
+    type, or filtered, keeps only what is read)."""
     keys: set[Any] = set()
 
     def walk(x: Any) -> None:
@@ -942,6 +936,7 @@ def _row_columns(plan: Plan, table: pa.Table) -> list[int] | None:
         if step[0] == "fold" and step[2] != "count" and step[3] == ("arg",):
             return None
         walk(step)
+    walk(also)
     return [i for i, c in enumerate(table.column_names)
             if (k := host_key(c)) in keys and any(type(k) is type(x) and k == x for x in keys)]
 
@@ -1046,6 +1041,8 @@ def _fold(step: tuple[Any, ...], rows: pa.Table, g: Grouping, gframe: pa.Table, 
         return _sum(x, k, codes, G, extra[0], sizes)
     if how in ("max", "min"):
         return _extreme(x, k, codes, G, how, sizes)
+    if how == "conj":  # every value in row order, a vector per group
+        return _lists(x, np.concatenate([[0], np.cumsum(sizes)]), g.order if keep is None else by_group(codes, G), True)
     order = None
     if how in ("take", "nth") and mod is not None:
         key = repr((elem, pred, mod[1] == ">", mod[2]))
@@ -1060,7 +1057,7 @@ def _fold(step: tuple[Any, ...], rows: pa.Table, g: Grouping, gframe: pa.Table, 
             if how == "take" and extra[0] <= _TOP_ROUNDS:
                 top = _top_n(keys, codes, G, extra[0], sizes)
                 if top is not None:
-                    return _lists(x, *top)
+                    return _lists(x, *top, extra[1])
             if how == "nth" and extra[0] in (("lit", 0), ("last",)):
                 ends = _an_end(x, keys, codes, G, sizes, extra[0] == ("last",))
                 if ends is not None:
@@ -1069,7 +1066,7 @@ def _fold(step: tuple[Any, ...], rows: pa.Table, g: Grouping, gframe: pa.Table, 
             sorts[key] = _sorted_within(keys, codes, stable, g.order if keep is None else None)
         order = sorts[key]
     if how == "take":
-        return _take_n(x, codes, G, mod, extra[0], order, sizes)
+        return _take_n(x, codes, G, mod, extra[0], order, sizes, extra[1])
     if how == "nth":
         return _nth_of(x, codes, G, mod, extra[0], gframe, order, sizes)
     raise Fallback(f"{how} is not a fold kernels compute")
@@ -1247,15 +1244,6 @@ def _sort_keys(x: Any, k: str, cmp: str) -> np.ndarray:
     if k not in ("int", "float") and not (k == "str" and cmp == "compare"):
         raise Fallback(f"sort of {k} values (kernels sort numbers, and strings with compare)")
     if x.null_count:
-def _both_zeros(keys: np.ndarray) -> bool:
-    """Whether float keys hold 0.0 and -0.0: equal keys that are not the same bits, whose order
-    a sort of the values themselves must keep too (a stable sort, as for sort-by's keys)."""
-    if keys.dtype.kind != "f":
-        return False
-    signs = np.signbit(keys[keys == 0])
-    return bool(signs.any() and not signs.all())
-
-
         raise Fallback("sort of values holding nil")
     if k == "float":
         keys = _np(x)
@@ -1271,6 +1259,15 @@ def _both_zeros(keys: np.ndarray) -> bool:
         keys = -keys
     context.check_deadline()  # a few passes over the rows: the clock is read before the sort's
     return keys
+
+
+def _both_zeros(keys: np.ndarray) -> bool:
+    """Whether float keys hold 0.0 and -0.0: equal keys that are not the same bits, whose order
+    a sort of the values themselves must keep too (a stable sort, as for sort-by's keys)."""
+    if keys.dtype.kind != "f":
+        return False
+    signs = np.signbit(keys[keys == 0])
+    return bool(signs.any() and not signs.all())
 
 
 def _sorted_within(keys: np.ndarray, codes: np.ndarray, stable: bool, grouped: np.ndarray | None = None) -> np.ndarray:
@@ -1312,6 +1309,28 @@ def _top_n(keys: np.ndarray, codes: np.ndarray, G: int, n: int,
         first = np.zeros(G, np.int64)
         if last:
             first[codes[at]] = at  # the last write wins: each group's last row at its least
+        else:
+            first[codes[at][::-1]] = at[::-1]  # each group's first row at its least
+        active = np.flatnonzero(sizes > r)
+        out[offsets[active] + r] = first[active]
+        left[first[active]] = big
+        context.check_deadline()
+    return offsets, out
+
+
+def _lists(x: Any, offsets: np.ndarray, positions: np.ndarray, vectors: bool = False) -> Any:
+    """Each group's values at these positions as a list per group (offsets: where each starts):
+    a seq each as take gives, or (vectors) a vector each as conj gives, which a large list marks."""
+    if vectors:
+        return pa.LargeListArray.from_arrays(pa.array(offsets.astype(np.int64)), x.take(pa.array(positions)))
+    return pa.ListArray.from_arrays(pa.array(offsets.astype(np.int32)), x.take(pa.array(positions)))
+
+
+def _is_lists(t: pa.DataType) -> bool:
+    """A column of a seq (take) or a vector (conj) per group (see _lists)."""
+    return bool(pa.types.is_list(t) or pa.types.is_large_list(t))
+
+
 def _an_end(x: Any, keys: np.ndarray, codes: np.ndarray, G: int, sizes: np.ndarray, last: bool) -> Any:
     """(first xs) / (last xs) of a seq sorted stably by keys, per group, without sorting: the
     row at each group's least key, the first among equal ones (first), or at its greatest, the
@@ -1328,20 +1347,6 @@ def _an_end(x: Any, keys: np.ndarray, codes: np.ndarray, G: int, sizes: np.ndarr
     pos = np.zeros(G, np.int64)
     pos[has] = top[1]
     return x.take(pa.array(pos, mask=~has))
-
-
-        else:
-            first[codes[at][::-1]] = at[::-1]  # each group's first row at its least
-        active = np.flatnonzero(sizes > r)
-        out[offsets[active] + r] = first[active]
-        left[first[active]] = big
-        context.check_deadline()
-    return offsets, out
-
-
-def _lists(x: Any, offsets: np.ndarray, positions: np.ndarray) -> Any:
-    """Each group's values at these positions as a list per group (offsets: where each starts)."""
-    return pa.ListArray.from_arrays(pa.array(offsets.astype(np.int32)), x.take(pa.array(positions)))
 
 
 _SEGMENT_ROWS = 32  # rows per group on average from which each group is sorted on its own
@@ -1368,8 +1373,10 @@ def _sorted_segments(keys: np.ndarray, codes: np.ndarray, G: int, stable: bool,
     return out
 
 
-def _take_n(x: Any, codes: np.ndarray, G: int, mod: Any, count: int, order: Any, sizes: np.ndarray) -> Any:
-    """(take n xs) per group as a list per group: the first n in row order, or of the sorted seq."""
+def _take_n(x: Any, codes: np.ndarray, G: int, mod: Any, count: int, order: Any, sizes: np.ndarray,
+            vectors: bool) -> Any:
+    """(take n xs) per group as a list per group (a seq, or a vector: see _lists): the first n
+    in row order, or of the sorted seq."""
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
     m = np.minimum(sizes, max(count, 0))
     if mod is None:
@@ -1378,7 +1385,7 @@ def _take_n(x: Any, codes: np.ndarray, G: int, mod: Any, count: int, order: Any,
     offsets = np.concatenate([[0], np.cumsum(m)])
     within = np.arange(offsets[-1], dtype=np.int64) - np.repeat(offsets[:-1], m)
     grp = np.repeat(np.arange(G, dtype=np.int64), m)
-    return _lists(x, offsets, order[starts[grp] + within])
+    return _lists(x, offsets, order[starts[grp] + within], vectors)
 
 
 def _nth_of(x: Any, codes: np.ndarray, G: int, mod: Any, index: Any, gframe: pa.Table, order: Any,
@@ -1415,7 +1422,7 @@ def _leaf_values(v: Any, count: int) -> list[Any]:
         return v.values
     if not is_array(v):
         return [v] * count
-    from ..values import PList
+    from ..values import PList, vec
 
     out: list[Any] = []
     for start in range(0, len(v), _BLOCK):  # a million groups: the clock is read as they are converted
@@ -1423,6 +1430,8 @@ def _leaf_values(v: Any, count: int) -> list[Any]:
         vals = _values(v.slice(start, _BLOCK))
         if pa.types.is_list(v.type):  # (take n ...) per group: a seq each, as take gives
             vals = [None if x is None else PList(x) for x in vals]
+        elif pa.types.is_large_list(v.type):  # (conj acc x) per key: a vector each
+            vals = [None if x is None else vec(x) for x in vals]
         out.extend(vals)
     return out
 
@@ -1460,7 +1469,7 @@ def _table_of(result: tuple[Any, ...], count: int) -> pa.Table | None:
         name = column_name(k)
         if name is None or name in cols:
             return None
-        if type(v) is tuple or type(v) is Mixed or is_array(v) and pa.types.is_list(v.type):
+        if type(v) is tuple or type(v) is Mixed or is_array(v) and _is_lists(v.type):
             return None
         if is_array(v):
             cols[name] = v
@@ -1519,7 +1528,7 @@ def printed_at_most(result: tuple[Any, ...] | Any, count: int) -> int | None:
         return 24 * len(result)  # a number, true/false or nil: at most 24 characters
     if pa.types.is_string(t) or pa.types.is_large_string(t):
         return 2 * result.nbytes + 2 * len(result)  # printed_bound's 2 per character and 2 quotes
-    if pa.types.is_list(t):
+    if _is_lists(t):
         items = _flat(result).flatten()
         inner = printed_at_most(items, 1)  # each list: its items, spaces and parentheses (or nil)
         return None if inner is None else 3 * len(result) + 2 * len(items) + inner
@@ -1544,8 +1553,6 @@ def describe(plan: Plan) -> str:
     for step in plan.steps:
         if step[0] == "row":
             shared[repr(("col", step[1], None))] = step[2]
-        elif how == "nth" and extra[0] in (("lit", 0), ("last",)):
-            how = "first" if extra[0] == ("lit", 0) else "last"
         if step[0] != "fold":
             continue
         _, _, how, elem, pred, mod, *extra = step
@@ -1558,6 +1565,8 @@ def describe(plan: Plan) -> str:
             what += f" sorted {mod[1]}" if mod[2] is None or mod[2] == elem else f" sorted by {text(mod[2])} {mod[1]}"
         if how == "take":
             how = f"take {extra[0]}"
+        elif how == "nth" and extra[0] in (("lit", 0), ("last",)):
+            how = "first" if extra[0] == ("lit", 0) else "last"
         elif how == "segmented":
             how = extra[0]
             if extra[1] is not None:
@@ -1565,3 +1574,408 @@ def describe(plan: Plan) -> str:
         parts.append(how + what + ("" if pred is None else f" where {text(pred)}"))
     shown = ", ".join(parts[:6]) + (f", ... ({len(parts)} folds)" if len(parts) > 6 else "")
     return re.sub(r'"\x00 [a-z]+\d*"', "<group value>", shown)  # a broadcast: the group's own value
+
+
+# -- reduce fns as folds: (reduce (fn [acc row] ...) init table) ------------------------------------
+
+_NIL: Any = object()  # the old value of a key the accumulator does not hold yet
+_FIRST: Any = object()  # a fold from its first value (`#(if % (+ % v) v)`), not from a start
+_NOT: Any = object()  # a form that does not read the old value
+
+
+@dataclasses.dataclass
+class ByKey:
+    """A reduce fn over a table's rows read as folds (see plan_by_key)."""
+
+    pred: tuple[Any, ...] | None  # the rows that change the accumulator (on the others the fn returns it)
+    parts: tuple[tuple[Any, ...], ...]  # the computed keys its maps are nested by, outermost first
+    plan: Plan  # each key's value (no parts: the value) as folds of its rows
+    into: bool  # the plan's map of constant keys is merged into init's
+
+
+def plan_by_key(f: Any, init: Any) -> ByKey | str:
+    """What a reduce fn `(fn [acc row] body)` from init computes over a table's rows as folds
+    (the row path's loop becomes a group-by and a fold), or why it is not read so. body, after
+    lets (the row or a vector acc destructured) and ifs one branch of which is acc itself (the
+    other's test picks the rows), is
+    - a chain of `(update acc K f args...)`, `(update-in acc [K1 K2 ...] f args...)` and
+      `(assoc acc K (f (get acc K d) args...))`: from an empty map, each key's value folded over
+      its rows, maps nested by the computed keys then by the constant ones (`[carrier :sum]`);
+      with constant keys alone (`(update acc :n inc)`), init's values at them folded on;
+    - a vector of the parts of a destructured acc (`(fn [[s n] r] [(+ s (:v r)) (inc n)])`), or
+      one value (`(+ acc (:v r))`): folded over the whole table from init.
+    A value is a fold step from the old one: `(+ old v)` (a sum), `(inc old)` (a count), `(max old
+    v)` `(min old v)`, `(conj old v)` (the values in row order), old with a start where there is
+    none yet (fnil's, get's or `or`'s default, `(if old (inc old) 1)`'s first value)."""
+    node = getattr(f, NODE_ATTR, None)
+    a = node.arities[0] if node is not None and len(node.arities) == 1 else None
+    if a is None or a.rest is not None or a.has_recur or len(a.params) != 2:
+        return "the reduce fn does not take an accumulator and a row"
+    user = (getattr(f, "__globals__", None) or {}).get("_U") or {}
+    try:
+        return _ReduceReader(f, node, init, user).read(a.body)
+    except _Fail as e:
+        return f"the reduce fn {e.reason}"
+    except _NotColumn as e:
+        return e.reason
+
+
+class _ReduceReader:
+    """Reads a reduce fn's body into a ByKey: the row's values as column expressions, each change
+    of the accumulator as a fold of them (see plan_by_key)."""
+
+    def __init__(self, f: Any, node: Any, init: Any, user: dict[str, Any]) -> None:
+        self.f, self.init = f, init
+        self.t = _Translator(f, {id(b) for b in node.captures.values()}, user)
+        acc, row = node.arities[0].params
+        self.acc = {id(acc)}  # the accumulator and the locals bound to it
+        self.parts: dict[int, int] = {}  # a local bound to part i of a destructured vector acc
+        self.env: dict[int, tuple[Any, ...]] = {id(row): ("arg",)}
+        self.pred: tuple[Any, ...] | None = None
+
+    def read(self, body: n.Node) -> ByKey:
+        body = self.guarded(body)
+        steps = self.chain(body)
+        parts: tuple[tuple[Any, ...], ...] = ()
+        if steps is not None:
+            parts, tree = self.keyed(steps)
+        elif type(body) is n.VectorLit and self.parts:
+            tree = self.vector_of(body.items, self.parts, _NIL if self.init is None else self.init)  # type: ignore[attr-defined]
+        else:
+            tree = self.folded(*self.leaf(body, self.whole))
+        steps_ = [_bind_fold(s, self.f) for s in self.t.steps]
+        return ByKey(None if self.pred is None else _bind(self.pred, self.f), tuple(_bind(p, self.f) for p in parts),
+                     Plan(steps_, _bind_tree(tree, self.f)), steps is not None and not parts)
+
+    # -- the body's shape ----------------------------------------------------------------------
+
+    def guarded(self, body: n.Node) -> n.Node:
+        """body past its lets and the ifs that return acc as it is on some rows (their tests,
+        and-ed, are the rows the rest is computed on)."""
+        body = self.lets(body, self.acc, self.parts)
+        while type(body) is n.If:
+            if self.is_acc(body.else_):  # type: ignore[attr-defined]
+                body, p = body.then, self.col(body.test)  # type: ignore[attr-defined]
+            elif self.is_acc(body.then):  # type: ignore[attr-defined]
+                body, p = body.else_, ("op", "not", self.col(body.test))  # type: ignore[attr-defined]
+            else:
+                break
+            self.pred = p if self.pred is None else ("and", self.pred, p)
+            body = self.lets(body, self.acc, self.parts)
+        return body
+
+    def lets(self, body: n.Node, whole: set[int], parts: dict[int, int]) -> n.Node:
+        """body past its lets: a local bound to a value of whole's (the acc, an old value) joins
+        whole, one bound to its part i (a vector destructured: `[s n]`) gets i in parts, the
+        others are column expressions of the row."""
+        def of_whole(x: n.Node) -> bool:
+            return type(x) is n.Local and id(x.binding) in whole  # type: ignore[attr-defined]
+
+        while type(body) is n.Let:
+            for b, x in body.bindings:  # type: ignore[attr-defined]
+                if of_whole(x):
+                    whole.add(id(b))
+                elif type(x) is n.Call and type(x.fn) is n.RuntimeRef and x.fn.name == "nth_or_nil" \
+                        and of_whole(x.args[0]) and type(x.args[1]) is n.Const and type(x.args[1].value) is int:  # type: ignore[attr-defined]
+                    parts[id(b)] = x.args[1].value  # type: ignore[attr-defined]
+                else:
+                    self.env[id(b)] = self.col(x)
+            body = body.body  # type: ignore[attr-defined]
+        return body
+
+    def chain(self, body: n.Node) -> list[tuple[str, list[n.Node]]] | None:
+        """The updates of acc in the order they apply (`(-> acc (update ...) (update-in ...))`), or
+        None when body is not one."""
+        steps = []
+        while type(body) is n.Call and type(body.fn) is n.BuiltinRef and body.args \
+                and body.fn.builtin.qualified in ("update", "update-in", "assoc"):  # type: ignore[attr-defined]
+            steps.append((body.fn.builtin.qualified, body.args[1:]))  # type: ignore[attr-defined]
+            body = body.args[0]  # type: ignore[attr-defined]
+        if not steps:
+            return None
+        if not self.is_acc(body):
+            raise _Fail("updates something other than its accumulator")
+        return steps[::-1]
+
+    def keyed(self, steps: list[tuple[str, list[n.Node]]]) -> tuple[tuple[tuple[Any, ...], ...], tuple[Any, ...]]:
+        """The computed keys all the updates share and the tree of each key's values: the
+        constant keys after the computed ones nest them (`[(:origin r) :n]`)."""
+        shared: tuple[tuple[Any, ...], ...] | None = None
+        leaves = []
+        for name, args in steps:
+            if len(args) < 2 or name == "assoc" and len(args) != 2:
+                raise _Fail(f"calls {name} with other arguments than a key and a change")
+            path = self.path(args[0]) if name == "update-in" else [self.col(args[0])]
+            parts, inner = _split_path(path)
+            if shared is None:
+                shared = parts
+            elif repr(parts) != repr(shared):
+                raise _Fail("updates keys computed differently")
+            o = self.start_at(parts, inner)
+            if name == "assoc":
+                leaves.append((inner, self.folded(*self.leaf(args[1], functools.partial(self.got, path[0], o)))))
+            else:
+                leaves.append((inner, self.updated(args[1], args[2:], o)))
+        return shared or (), _tree(leaves)
+
+    def path(self, node: n.Node) -> list[tuple[Any, ...]]:
+        if type(node) is n.VectorLit and node.items:  # type: ignore[attr-defined]
+            return [self.col(k) for k in node.items]  # type: ignore[attr-defined]
+        if type(node) is n.Const and type(node.value) is PVector and len(node.value):  # type: ignore[attr-defined]
+            return [("lit", k) for k in node.value]  # type: ignore[attr-defined]
+        raise _Fail("updates a path that is not a vector of keys")
+
+    def start_at(self, parts: tuple[tuple[Any, ...], ...], inner: tuple[Any, ...]) -> Any:
+        """The old value an update first meets: none under computed keys (from an empty map),
+        init's at a constant key."""
+        if type(self.init) not in (FMap, HMap):
+            raise _Fail("updates keys of a start that is not a map")
+        if parts:
+            if len(self.init):
+                raise _Fail("adds keys to a map that is not empty at the start")
+            return _NIL
+        if len(inner) != 1:
+            raise _Fail("updates a path of constant keys")
+        v = lookup(self.init, inner[0])
+        return _NIL if v is None else v
+
+    # -- one value's change ----------------------------------------------------------------------
+
+    def updated(self, f: n.Node, extra: list[n.Node], o: Any) -> tuple[Any, ...]:
+        """The value tree of (update acc k f extra...), o the old value it first meets: f a
+        builtin, `(fnil f x)`, or a fn literal of the old value (which may destructure it as a
+        vector, `(fn [[s n]] [(+ (or s 0) v) (inc (or n 0))])`: a vector of folds)."""
+        if type(f) is n.Call and type(f.fn) is n.BuiltinRef and f.fn.builtin.qualified == "fnil" \
+                and len(f.args) == 2 and type(f.args[1]) is n.Const:  # type: ignore[attr-defined]
+            return self.updated(f.args[0], extra, f.args[1].value if o is _NIL else o)  # type: ignore[attr-defined]
+        args = [self.col(x) for x in extra]
+        if type(f) is n.BuiltinRef:
+            return self.folded(f.builtin.qualified, o, args)  # type: ignore[attr-defined]
+        a = f.arities[0] if type(f) is n.Fn and len(f.arities) == 1 else None  # type: ignore[attr-defined]
+        if a is None or a.rest is not None or a.has_recur or len(a.params) != 1 + len(args):
+            raise _Fail("updates with a fn other than (fnil f x), a builtin or a fn literal of the old value")
+        old, *rest = a.params
+        self.env.update((id(b), x) for b, x in zip(rest, args))
+        whole, parts = {id(old)}, {}
+        body = self.lets(a.body, whole, parts)
+        if type(body) is n.VectorLit and parts:
+            return self.vector_of(body.items, parts, o)  # type: ignore[attr-defined]
+        return self.folded(*self.leaf(body, lambda x: o if type(x) is n.Local and id(x.binding) in whole else _NOT))  # type: ignore[attr-defined]
+
+    def vector_of(self, items: list[n.Node], parts: dict[int, int], o: Any) -> tuple[Any, ...]:
+        """A vector of steps, item i from part i of the old vector o (none: each part nil)."""
+        if o is not _NIL and (type(o) is not PVector or len(o) != len(items)):
+            raise _Fail("makes a vector of another length than its start's")
+        return ("V", tuple(self.folded(*self.leaf(x, functools.partial(self.part, parts, i, o))) for i, x in enumerate(items)))
+
+    def leaf(self, e: n.Node, base: Any) -> tuple[str, Any, list[tuple[Any, ...]]]:
+        """(op, start, args) of a new value e: `(op old args...)`, base(x) the start when x reads
+        the old value (else _NOT); or `(if old (op old args...) first)` (see first_or_next)."""
+        if type(e) is n.If:
+            return self.first_or_next(e, base)
+        if type(e) is n.Call and type(e.fn) is n.BuiltinRef and e.args:  # type: ignore[attr-defined]
+            op, xs = e.fn.builtin.qualified, list(e.args)  # type: ignore[attr-defined]
+            if op == "+" and len(xs) == 2 and self.old(xs[0], base) is _NOT:
+                xs.reverse()  # (+ v old): a sum of two numbers either way round
+            start = self.old(xs[0], base)
+            if start is not _NOT:
+                return op, start, [self.col(x) for x in xs[1:]]
+        raise _Fail("changes a value other than by (f old args...) or (if old (f old ...) first)")
+
+    def first_or_next(self, e: n.Node, base: Any) -> tuple[str, Any, list[tuple[Any, ...]]]:
+        """`(if old (op old args...) first)`: op's fold from the start first makes (inc: first -
+        1; + max min: none, first being the value itself; conj: [])."""
+        test, then, first = e.test, e.then, e.else_  # type: ignore[attr-defined]
+        if type(test) is n.Call and type(test.fn) is n.BuiltinRef and len(test.args) == 1 \
+                and test.fn.builtin.qualified in ("nil?", "some?"):  # type: ignore[attr-defined]
+            if test.fn.builtin.qualified == "nil?":  # type: ignore[attr-defined]
+                then, first = first, then
+            test = test.args[0]  # type: ignore[attr-defined]
+        o = self.old(test, base)
+        op, start, args = self.leaf(then, base)
+        if o is _NOT or start is not o:
+            raise _Fail("tests something other than the old value")
+        if o is not _NIL:  # the old value is there from the start: the test always holds
+            return op, start, args
+        if op == "conj" and type(first) is n.VectorLit and len(first.items) == 1 and len(args) == 1 \
+                and repr(self.col(first.items[0])) == repr(args[0]):  # type: ignore[attr-defined]
+            return op, PVector(), args
+        v = self.col(first)
+        if op == "inc" and not args and v[0] == "lit" and type(v[1]) is int:
+            return op, v[1] - 1, args
+        if op in ("+", "max", "min") and len(args) == 1 and repr(v) == repr(args[0]):
+            return op, _FIRST, args
+        raise _Fail("starts a value otherwise than its later changes make it")
+
+    def folded(self, op: str, start: Any, args: list[tuple[Any, ...]]) -> tuple[Any, ...]:
+        """The ("G", ...) tree of the value a step (op, start, args) makes of a key's rows."""
+        t = self.t
+        if start is _NIL:
+            raise _Fail(f"applies {op} to nil where a key is new (the row path raises or makes a list)")
+        if op == "inc" and not args:
+            return _counted(t.fold("count", None), 1, start)
+        if op not in ("+", "max", "min", "conj") or len(args) != 1:
+            raise _Fail(f"changes a value with {op} of {len(args)} values, not + inc max min or conj of one")
+        v = args[0]
+        if op == "conj":
+            if type(start) is not PVector or len(start):
+                raise _Fail("conjoins onto something other than []")
+            return t.fold("conj", ("R", v, None, None))
+        if start is not _FIRST and type(start) not in (int, float):
+            raise _Fail(f"folds {op} from a start that is not a number")
+        if op == "+" and v[0] == "lit" and type(v[1]) is int and abs(v[1]) < 1 << 20:  # (+ old 1): a count
+            return _counted(t.fold("count", None), v[1], 0 if start is _FIRST else start)
+        if op == "+":
+            return t.fold("sum", ("R", v, None, None), None if start is _FIRST else start)
+        m = t.fold(op, ("R", v, None, None))
+        return m if start is _FIRST else ("G", ("op", op, ("lit", start), m[1]))
+
+    # -- what reads the old value ------------------------------------------------------------------
+
+    def old(self, x: n.Node, base: Any) -> Any:
+        """base(x), also through `(or x d)` (d where there is no old value)."""
+        if type(x) is n.Or and len(x.items) == 2 and type(x.items[1]) is n.Const:  # type: ignore[attr-defined]
+            s = self.old(x.items[0], base)  # type: ignore[attr-defined]
+            return x.items[1].value if s is _NIL else s  # type: ignore[attr-defined]
+        return base(x)
+
+    def whole(self, x: n.Node) -> Any:
+        return (_NIL if self.init is None else self.init) if self.is_acc(x) else _NOT
+
+    def part(self, parts: dict[int, int], i: int, o: Any, x: n.Node) -> Any:
+        """Part i of the old vector o (nil where o is none) when x is the local bound to it."""
+        if type(x) is not n.Local or parts.get(id(x.binding)) != i:  # type: ignore[attr-defined]
+            return _NOT
+        v = None if o is _NIL else o[i]
+        return _NIL if v is None else v
+
+    def got(self, key: tuple[Any, ...], o: Any, x: n.Node) -> Any:
+        """o (or the default) when x is (get acc key d) or (acc key d)."""
+        if type(x) is not n.Call:
+            return _NOT
+        if type(x.fn) is n.BuiltinRef and x.fn.builtin.qualified == "get" and x.args:  # type: ignore[attr-defined]
+            target, rest = x.args[0], x.args[1:]  # type: ignore[attr-defined]
+        else:
+            target, rest = x.fn, x.args  # type: ignore[attr-defined]
+        if not self.is_acc(target) or len(rest) not in (1, 2) or repr(self.col(rest[0])) != repr(key):
+            return _NOT
+        if o is not _NIL or len(rest) == 1:
+            return o
+        if type(rest[1]) is not n.Const:
+            raise _Fail("reads its accumulator with a default that is not a constant")
+        return rest[1].value  # type: ignore[attr-defined]
+
+    def is_acc(self, x: n.Node) -> bool:
+        return type(x) is n.Local and id(x.binding) in self.acc  # type: ignore[attr-defined]
+
+    def col(self, x: n.Node) -> tuple[Any, ...]:
+        """x as a column expression of the row, which must not read the accumulator."""
+        if any(id(b) in self.acc or id(b) in self.parts for b in _locals_used(x)):
+            raise _Fail("reads its accumulator beyond changing it")
+        return _translate(x, self.env, self.t.captured)
+
+
+def _split_path(path: list[tuple[Any, ...]]) -> tuple[tuple[tuple[Any, ...], ...], tuple[Any, ...]]:
+    """A key path's computed keys (outermost first: the grouping) and the constant keys after them."""
+    i = len(path)
+    while i and path[i - 1][0] == "lit" and type(path[i - 1][1]) in (Keyword, str):
+        i -= 1
+    parts = tuple(path[:i])
+    if any(p[0] == "lit" for p in parts) or len(parts) > 1 and any(p[0] == "juxt" for p in parts):
+        raise _Fail("nests a constant or vector key among computed ones")
+    return parts, tuple(p[1] for p in path[i:])
+
+
+def _tree(leaves: list[tuple[tuple[Any, ...], tuple[Any, ...]]]) -> tuple[Any, ...]:
+    """Values at constant key paths as a plan's result tree: one value, or nested map literals
+    whose keys are in the order the updates first make them."""
+    if len(leaves) == 1 and not leaves[0][0]:
+        return leaves[0][1]
+    root: dict[Any, Any] = {}
+    for path, leaf in leaves:
+        m = root
+        for k in path[:-1]:
+            m = m.setdefault(k, {})
+            if type(m) is not dict:
+                raise _Fail("updates a key and keys inside it")
+        if not path or path[-1] in m:
+            raise _Fail("changes one key twice")
+        m[path[-1]] = leaf
+
+    def as_tree(d: dict[Any, Any]) -> tuple[Any, ...]:
+        return ("M", tuple((k, as_tree(v) if type(v) is dict else v) for k, v in d.items()))
+    return as_tree(root)
+
+
+def _counted(count: tuple[Any, ...], each: int, start: Any) -> tuple[Any, ...]:
+    """start plus each for every row (a count's fold): the row path's (inc ...) or (+ ... 1)
+    from start, exact for a float start below 2^53 too."""
+    if type(start) not in (int, float) or type(start) is float and abs(start) >= 1 << 53:
+        raise _Fail("counts from a start that is not a number below 2^53")
+    e = count[1] if each == 1 else ("op", "*", count[1], ("lit", each))
+    return ("G", e if start == 0 and type(start) is int else ("op", "+", e, ("lit", start)))
+
+
+def reduced(bk: ByKey, table: pa.Table, init: Any) -> tuple[Any, str]:
+    """The reduce's value over table as plan_by_key read it (init when no row changes it), and
+    what explain says of it. Raises Fallback."""
+    from ..values import map_of, map_items
+    from .expr import text
+    from .reduce import group_keys
+
+    where = ""
+    if bk.pred is not None:
+        read = _row_columns(bk.plan, table, (bk.pred, bk.parts))
+        rows = table if read is None else table.select(read)
+        table = rows.filter(truth(bk.pred, rows))
+        where = f" (of the rows where {text(bk.pred)})"
+    if not table.num_rows:
+        return init, f"no row to fold{where}: the start"
+    if not bk.parts:
+        if any(s[2] == "conj" for s in bk.plan.steps):  # (conj acc x): a vector of every row's
+            _within_limit(table.num_rows)
+        g = Grouping(table, np.zeros(table.num_rows, np.int64), 1, [pa.nulls(1)], False)
+        value = values_by_group(run(bk.plan, g), 1)[0]
+        if bk.into:
+            value = map_of({**dict(map_items(init)), **dict(map_items(value))})
+        return value, f"the whole table as one group, no group built: {describe(bk.plan)}{where}"
+    key = bk.parts[0] if len(bk.parts) == 1 else ("juxt", *bk.parts)
+    g = group_keys(table, key)
+    if len(bk.parts) == 1:
+        _within_limit(g.count)
+    result = run(bk.plan, g)
+    value = groups_map(result, g) if len(bk.parts) == 1 else _nested(g, values_by_group(result, g.count))
+    return value, f"{text(key)}: {g.count} keys, no group built: {describe(bk.plan)}{where}"
+
+
+def _within_limit(items: int) -> None:
+    """Fallback when the accumulator would hold more than max_collection items: the row path
+    stops there with its own limit error (its words and the count it has reached)."""
+    if items > context.CURRENT.limits.max_collection:
+        raise Fallback(f"an accumulator of {items:,} items, beyond max_collection")
+
+
+def _nested(g: Grouping, values: list[Any]) -> Any:
+    """{k1 {k2 v}} from the groups of a juxt of the keys, the maps update-in makes: each level's
+    keys in the order of their first row, as the groups are numbered (a group's first row is
+    the first of its outer keys' too)."""
+    from ..values import map_of
+
+    from .dispatch import _values
+
+    keys = [_values(a) for a in g.key_arrays]
+    root: dict[Any, Any] = {}
+    for i, v in enumerate(values):
+        if not i & 16383:
+            context.check_deadline()
+        m = root
+        for part in keys[:-1]:
+            m = m.setdefault(part[i], {})
+        m[keys[-1][i]] = v
+
+    def maps(d: dict[Any, Any]) -> Any:
+        _within_limit(len(d))
+        if len(d) > 4096:  # as the row path: a map of this many entries
+            context.check_size(len(d), "map")
+        return map_of({k: maps(v) if type(v) is dict else v for k, v in d.items()})
+    return maps(root)

@@ -118,7 +118,7 @@ def vector(*items: Any) -> Any:
     return pvector(items)
 
 
-@builtin("vec", group_read="same", consumes=0, args="[coll]", category="collections",
+@builtin("vec", group_read="vec", consumes=0, args="[coll]", category="collections",
          doc="A vector of the items of coll (a map gives [k v] entries).",
          ex=(("(vec '(1 2 3))", "[1 2 3]"), ("(vec {:a 1})", "[[:a 1]]"), ("(vec nil)", "[]")))
 def vec_(coll: Any) -> Any:

@@ -441,6 +441,8 @@ def reduce_kv(f: Any, init: Any, coll: Any) -> Any:
     f = as_fn(f, "reduce-kv")
     t = type(coll)
     if t in MAP_TYPES:
+        if type(init) in MAP_TYPES and not init and (r := _col.over_groups(f, coll, "kv", "reduce-kv")) is not _col.NO:
+            return r  # (assoc m k (folds of g)) over a table's groups: every group's value at once, none built
         pairs: Iterable[Any] = map_items(coll)
     elif t in _REAL and t is not PList:
         pairs = enumerate(coll)
