@@ -302,7 +302,7 @@ def run_and_report(source: str, *, data: Any, limits: Any, as_json: bool, output
             out["failed"] = True
         if result.note is not None:
             out["note"] = result.note
-        click.echo(json.dumps(out, ensure_ascii=False))
+        click.echo(json_text(out))
     else:
         for line in result.prints:
             click.echo(line)
@@ -317,6 +317,18 @@ def run_and_report(source: str, *, data: Any, limits: Any, as_json: bool, output
     if chart_path and not failed:
         return save_chart(result.value, chart_path)
     return 1 if failed else 0
+
+
+def json_text(value: Any) -> str:
+    """`value` as JSON, its integers whole: Python refuses one conversion past 4,300 digits (a
+    raised max_int_bits makes such results; the run's max_result bounds their size), so the
+    limit is lifted while this command, a process of its own, writes its one answer."""
+    saved = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    finally:
+        sys.set_int_max_str_digits(saved)
 
 
 def show_value(value: Any) -> None:

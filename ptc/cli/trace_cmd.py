@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +49,7 @@ def show_cmd(path: str, view: str, html_path: str | None) -> None:
         for r in records:
             if r["type"] == "turn_finished":
                 show_turn(r["record"], console)
-                if r["record"].get("usage", {}).get("calls"):
+                if (r["record"].get("usage") or {}).get("calls"):
                     console.print(f"  [dim]{usage_text(r['record']['usage'])} tokens[/dim]")
             elif r["type"] == "run_finished":
                 console.rule("outcome")
@@ -79,7 +80,38 @@ def read_records(path: str) -> list[dict[str, Any]]:
         raise FileError(f"{path}: a record is nested too deeply to read") from None
     if not records:
         raise FileError(f"{path} holds no trace records (one JSON object per line, written by --trace)")
+    for number, record in enumerate(records, 1):
+        wrong = usage_error(record)
+        if wrong is not None:
+            raise FileError(f"{path}: record {number} ({record['type']}) {wrong}")
     return records
+
+
+_COUNTS = ("prompt_tokens", "completion_tokens", "cached_tokens", "cache_write_tokens", "calls")
+_USAGE_KEYS = {*_COUNTS, "cost"}  # what a trace writes for a turn's usage (ptc.llm.base.Usage)
+_MAX_COUNT = 1 << 53  # what a JSON number holds exactly: a count past it is not one a trace writes
+
+
+def usage_error(record: dict[str, Any]) -> str | None:
+    """What is wrong with a record's token counts and cost, as every view reads them (None: nothing):
+    a count that is not a whole number from 0 to 2**53, a cost that is not a finite amount."""
+    if record["type"] == "llm_replied":
+        usage: Any = record
+    else:
+        holder = record.get("record") if record["type"] == "turn_finished" else record
+        if not isinstance(holder, dict) or holder.get("usage") is None:
+            return None
+        usage = holder["usage"]
+        if not isinstance(usage, dict) or not usage.keys() <= _USAGE_KEYS:
+            return f"has usage {usage!r:.40}, not a map of token counts"
+    for key in _COUNTS:
+        n = usage.get(key, 0)
+        if type(n) is not int or not 0 <= n < _MAX_COUNT:
+            return f"has {key} {n!r:.40}, not a token count"
+    cost = usage.get("cost")
+    if cost is not None and (type(cost) not in (int, float) or not 0 <= cost <= sys.float_info.max):
+        return f"has cost {cost!r:.40}, not an amount"
+    return None
 
 
 def render_view(records: list[dict[str, Any]], view: str) -> list[dict[str, str]]:

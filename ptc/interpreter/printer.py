@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
 from decimal import Decimal
 from typing import Any
 
@@ -16,6 +17,26 @@ _ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r", "\b
 
 class _Full(Exception):
     pass
+
+
+_LOG10_2 = math.log10(2)
+
+
+def _decimal(n: int, room: int) -> str:
+    """n's digits, also past Python's limit on one conversion (4,300 digits: a host that raised
+    max_int_bits returns such integers, and str() raised ValueError from every entry point):
+    when fewer than all of them fit in `room`, the leading `room` or more by one division
+    (linear in n's size), else n's halves converted apart."""
+    if n < 0:
+        return "-" + _decimal(-n, max(room - 1, 1))
+    digits = int(n.bit_length() * _LOG10_2) + 1  # n has this many digits, or one fewer
+    if digits <= (sys.get_int_max_str_digits() or digits):
+        return str(n)
+    if room + 1 < digits:
+        return _decimal(n // 10 ** (digits - room - 1), room)
+    half = digits // 2
+    high, low = divmod(n, 10**half)
+    return _decimal(high, room) + _decimal(low, room).zfill(half)
 
 
 def format_double(x: float) -> str:
@@ -88,6 +109,12 @@ class _Printer:
         elif self.size > self.cap:
             raise context.limit_error("max_string", self.cap, "printed text too long")
 
+    def decimal(self, n: int) -> str:
+        """n's digits past Python's limit on one conversion: all of them, or the leading ones
+        the rest of the rendering has room for when fewer fit (see _decimal)."""
+        room = (self.limit if self.limit is not None else self.cap + 1) - self.size
+        return _decimal(n, max(room, 1))
+
     def seq(self, open_: str, items: Any, close: str) -> None:
         """Items between open_ and close; runs of numbers and keywords (short texts) are
         written up to 256 at a time, so a long vector of them costs a join, not a write each."""
@@ -97,7 +124,10 @@ class _Printer:
         for item in items:
             t = type(item)
             if t is int or t is float or t is v.Keyword:
-                run.append(str(item) if t is int else format_double(item) if t is float else ":" + item.name)
+                try:
+                    run.append(str(item) if t is int else format_double(item) if t is float else ":" + item.name)
+                except ValueError:  # an integer past Python's limit on one conversion
+                    run.append(self.decimal(item))
                 if len(run) < 256:
                     continue
             if run:
@@ -124,7 +154,11 @@ class _Printer:
         elif t is bool:
             self.w("true" if x else "false")
         elif t is int:
-            self.w(str(x))
+            try:
+                text = str(x)
+            except ValueError:  # past Python's limit on one conversion
+                text = self.decimal(x)
+            self.w(text)
         elif t is float:
             self.w(format_double(x))
         elif t is v.Keyword:
