@@ -353,6 +353,16 @@ def chat_cmd(session_id: str | None, db: str | None, model: str | None, api_base
         raise click.UsageError("--api-base and --api-key go with --model, not --replay or --script")
     if "-" in data_specs:
         raise click.UsageError("the chat reads messages from stdin; give --data a file")
+    # the session first: a resume of one that is not there says so before the model's key is asked for
+    store = _open_store(db)
+    resumed = session_id is not None
+    if session_id is not None:
+        try:
+            session_id = store.resolve_session(session_id)
+        except NotFound:
+            raise click.ClickException(f"no session {session_id!r} in {store.safe_url} (ptc sessions list)") from None
+        except StoreError as e:
+            raise click.ClickException(str(e)) from None
     llm: Any
     if script:
         llm = load_script(script)
@@ -366,15 +376,6 @@ def chat_cmd(session_id: str | None, db: str | None, model: str | None, api_base
         llm = ptc.RecordingLLM(llm, record)
     data = load_data(data_specs)
     tools = load_tools(tool_specs) + load_mcp_tools(mcp_servers, mcp_headers)
-    store = _open_store(db)
-    resumed = session_id is not None
-    if session_id is not None:
-        try:
-            session_id = store.resolve_session(session_id)
-        except NotFound:
-            raise click.ClickException(f"no session {session_id!r} in {store.safe_url} (ptc sessions list)") from None
-        except StoreError as e:
-            raise click.ClickException(str(e)) from None
     overrides: dict[str, Any] = {"numbering": numbering}
     if budget is not None:
         overrides.update(budget=budget, reserve_for_reply=min(2000, budget // 8))
