@@ -141,13 +141,17 @@ def run_forked(source: Any, *, hard_timeout: float, mem: int = CHILD_MEMORY, **k
     """ptc.run(source, **kwargs) in a forked child; kill it after hard_timeout seconds."""
 
     def warm() -> None:
+        from ptc.interpreter.registry import REGISTRY, names_heavy_namespace, prepare
+
+        # the analyst's library imported once (seconds, at analysis), before the timed run that names it
+        heavy = isinstance(source, str) and names_heavy_namespace(source)
         limits = kwargs.get("limits")
         if limits is not None and limits.isolation == "process":  # the zygote starts once, not in the timed run
-            from ptc.interpreter.registry import names_heavy_namespace
-
-            # and imports the analyst's library once, before the first run that names it
-            heavy = isinstance(source, str) and names_heavy_namespace(source)
             ptc.run("(stats/mean [1])" if heavy else "nil", limits=ptc.Limits(isolation="process"))
+        elif heavy:
+            for b in list(REGISTRY.values()):
+                if b.needs:
+                    prepare(b)
 
     return run_forked_call(lambda: ptc.run(source, **kwargs).value, hard_timeout=hard_timeout, mem=mem, warm=warm)
 

@@ -336,7 +336,8 @@ def test_sorting_large_groups_one_by_one_ends_at_the_deadline(isolation: str, n:
     moving = _moving(t, ptc.Limits(isolation=isolation))
     t0 = time.perf_counter()
     with pytest.raises(ptc.PTCError) as e:
-        ptc.run(src, data={"t": t}, limits=ptc.Limits(timeout=0.15, max_collection=10_000_000, isolation=isolation))
+        ptc.run(src, data={"t": t}, limits=ptc.Limits(timeout=0.15, max_collection=10_000_000, max_memory=2 << 30,
+                                                    isolation=isolation))
     elapsed = time.perf_counter() - t0
     assert e.value.kind == "limit" and "timeout" in e.value.message, e.value
     assert elapsed < 0.65 + moving, (elapsed, moving)
