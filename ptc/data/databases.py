@@ -2,10 +2,11 @@
 
 A database file is data, not code: it is opened read-only; DuckDB with external access off
 and its configuration locked (a view cannot read a host file, a URL or an extension), with a
-memory limit; only base tables load by default, and a view runs only when named (`#view`) or
-queried. Every query runs under the load limits (ptc/data/limits.py): interrupted at the
-deadline (a recursive view ends there), its rows counted as they arrive. The query comes
-from the host's user, never from a program.
+memory limit and no host path in its settings, and none of the file's own code runs (generated
+columns, macros); only base tables load by default, and a view runs only when named (`#view`)
+or queried. Every query runs under the load limits (ptc/data/limits.py): interrupted at the
+deadline (a recursive view ends there), its rows counted before they become Python values or
+Arrow batches. The query comes from the host's user, never from a program.
 """
 
 from __future__ import annotations

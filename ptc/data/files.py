@@ -438,6 +438,8 @@ def _read_parquet(path: Path, part: str | None) -> Any:
     dictionary-encoded text columns kept encoded, whose decoded size is counted exactly before
     they are decoded (one 1 KB string in a million rows is 100 KB on disk and 1 GB decoded)."""
     pq = require("pyarrow.parquet", "reading Parquet")
+    import pyarrow as pa
+
     load = current()
     _check_footer(path, load)
     file = pq.ParquetFile(path)
@@ -455,8 +457,12 @@ def _read_parquet(path: Path, part: str | None) -> Any:
         return Table.scanned(ParquetScan(path, meta, total, load.limits))
     load.check_bytes(total, "it decompresses to")
     encoded = _dictionary_text(file)
-    table = file.read(use_threads=True) if not encoded else pq.ParquetFile(path, read_dictionary=encoded).read()
-    load.charge(table.nbytes, "it decompresses to")
+    reader = pq.ParquetFile(path, read_dictionary=encoded) if encoded else file
+    groups = []
+    for r in range(meta.num_row_groups):  # one call per row group: the clock read between them
+        groups.append(reader.read_row_group(r))
+        load.charge(groups[-1].nbytes, "it decompresses to")
+    table = pa.concat_tables(groups) if groups else reader.read()
     return _decoded(table, file.schema_arrow, encoded, load)
 
 

@@ -123,6 +123,19 @@ def parquet_wide(tmp: Path, columns: int) -> str:
     return str(path)
 
 
+def parquet_row_groups(tmp: Path, groups: int = 400, rows: int = 100_000) -> str:
+    """40M integers in `groups` row groups (~1 s to read): a read whose clock is read per group."""
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    import numpy as np
+
+    path = tmp / "groups.parquet"
+    with pq.ParquetWriter(path, pa.schema([("a", pa.int64()), ("b", pa.float64())])) as w:
+        for i in range(groups):
+            w.write_table(pa.table({"a": np.arange(rows) + i, "b": np.arange(rows) * 0.5}))
+    return str(path)
+
+
 @dataclass
 class Bomb:
     id: str
@@ -158,6 +171,7 @@ BOMBS = [
     Bomb("parquet-20k-columns", lambda t: parquet_wide(t, 20_000), "max_columns", dict(max_bytes=256 * MB)),
     Bomb("parquet-20k-columns-refused-from-the-footer", lambda t: parquet_wide(t, 20_000), "max_columns",
          dict(max_bytes=256 * MB, max_columns=1000)),
+    Bomb("parquet-400-row-groups-timeout", parquet_row_groups, "timeout", dict(max_bytes=4 << 30, timeout=0.05)),
 ]
 
 
