@@ -69,14 +69,16 @@ def main() -> None:
         print(f"{n:,} rows in {groups:,} groups")
         g = pa.table({"k": rng.integers(0, groups, n), "v": rng.normal(50, 10, n), "w": rng.normal(0, 1, n)})
         df = g.to_pandas()
-        by = df.groupby("k")
+        # df.groupby("k") in every call, as a person writes it: a GroupBy object kept between calls
+        # keeps its factorized keys (std over 100 groups: 2.7 ms kept, 10.6 ms written out), and
+        # each ptc.run groups its table anew
         cases = [
-            ("median", "#(stats/median (map :v %))", lambda: by["v"].median()),
-            ("stddev", "#(stats/stddev (map :v %))", lambda: by["v"].std()),
-            ("quantile 0.9", "#(stats/quantile (map :v %) 0.9)", lambda: by["v"].quantile(0.9)),
-            ("mean", "#(stats/mean (map :v %))", lambda: by["v"].mean()),
+            ("median", "#(stats/median (map :v %))", lambda: df.groupby("k")["v"].median()),
+            ("stddev", "#(stats/stddev (map :v %))", lambda: df.groupby("k")["v"].std()),
+            ("quantile 0.9", "#(stats/quantile (map :v %) 0.9)", lambda: df.groupby("k")["v"].quantile(0.9)),
+            ("mean", "#(stats/mean (map :v %))", lambda: df.groupby("k")["v"].mean()),
             ("correlation", "#(stats/correlation (map :v %) (map :w %))",
-             lambda: by[["v", "w"]].corr().xs("v", level=1)["w"]),
+             lambda: df.groupby("k")[["v", "w"]].corr().xs("v", level=1)["w"]),
         ]
         for name, body, py in cases:
             if name == "correlation" and groups > 100:  # pandas' per-group corr is a Python loop: seconds
