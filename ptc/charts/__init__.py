@@ -20,7 +20,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from ..interpreter.values import VECTOR_TYPES, FMap, HMap, PList, keyword, map_items, to_python
+from ..interpreter.values import VECTOR_TYPES, FMap, HMap, PList, first_values, keyword, to_python
 from .spec import CHART_KEY, EXTRA, ChartError, check_spec, vega_lite_major
 
 __all__ = ["Chart", "ChartError", "charts_in", "render_chart", "check_spec"]
@@ -145,12 +145,12 @@ def _chart_maps(value: Any) -> list[Any]:
         return [value]
     t = type(value)
     if t in _MAPS:
-        items: Any = (item for _, item in map_items(value))
+        items: Any = first_values(value, SCAN)
     elif t in _SEQUENCES:
-        items = iter(value)
+        items = islice(value, SCAN)
     else:
         return []
-    return [x for x in islice(items, SCAN) if _is_chart(x)]
+    return [x for x in items if _is_chart(x)]
 
 
 def render_chart(chart: Any, path: str | Path) -> Path:

@@ -446,6 +446,16 @@ def map_items(m: Any) -> Iterable[tuple[Any, Any]]:
     return m.items()
 
 
+def first_values(m: Any, n: int) -> list[Any]:
+    """The first n values of any map, in its order, without listing the others (a 100,000-key
+    result is looked at for charts on every run)."""
+    if type(m) is HMap:
+        return list(itertools.islice(m._dict().values(), n))
+    if isinstance(m, dict):
+        return list(itertools.islice(dict.values(m), n))
+    return list(itertools.islice(iter(m.values()), n))
+
+
 def map_keys(m: Any) -> Iterable[Any]:
     if type(m) is dict:
         return [host_key(k) for k in m]

@@ -1036,7 +1036,7 @@ def _fold(step: tuple[Any, ...], rows: pa.Table, g: Grouping, gframe: pa.Table, 
             if not is_array(second):
                 raise Fallback("a statistic of a constant")
             second = _flat(second).filter(reach) if keep is not None else _flat(second)
-        return _segmented(x, k, second, codes, G, extra[0], extra[2:])
+        return _segmented(x, k, second, codes, G, extra[0], extra[2:], sizes)
     if how == "sum":
         return _sum(x, k, codes, G, extra[0], sizes)
     if how in ("max", "min"):
@@ -1075,9 +1075,11 @@ def _fold(step: tuple[Any, ...], rows: pa.Table, g: Grouping, gframe: pa.Table, 
 _MEASURED_PER_VALUE = 1e-7  # seconds a statistic's kernel takes per value at most (a sort within groups)
 
 
-def _segmented(x: Any, k: str, second: Any, codes: np.ndarray, G: int, qualified: str, consts: tuple[Any, ...]) -> Any:
+def _segmented(x: Any, k: str, second: Any, codes: np.ndarray, G: int, qualified: str, consts: tuple[Any, ...],
+               sizes: np.ndarray) -> Any:
     """A statistic's segmented kernel (its registry entry's) over each group's values, nil and
-    NaN left out as the row path leaves them (of a pair: where either is missing)."""
+    NaN left out as the row path leaves them (of a pair: where either is missing); the groups'
+    sizes are the segments' when nothing is left out (a bincount the kernel need not make)."""
     from ..errors import PTCError
     from ..registry import REGISTRY
     from .segments import Segments, as_float_values
@@ -1107,7 +1109,8 @@ def _segmented(x: Any, k: str, second: Any, codes: np.ndarray, G: int, qualified
         raise Fallback("integers beyond 2^53, which a float statistic would round")
     context.check_time(len(values) * _MEASURED_PER_VALUE, f"{qualified} over {len(values):,} values")
     pick = slice(None) if everything else valid
-    segments = Segments.of_groups(values, codes[pick], G, None if second is None else arrays[1][pick], integral)
+    segments = Segments.of_groups(values, codes[pick], G, None if second is None else arrays[1][pick], integral,
+                                  sizes if everything else None)
     context.check_deadline()
     try:
         out = seg.kernel(segments, *args)

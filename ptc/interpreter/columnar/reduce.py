@@ -165,7 +165,12 @@ def _first_seen(ints: np.ndarray, span: int) -> tuple[np.ndarray, np.ndarray]:
     first[ints[::-1]] = np.arange(n - 1, -1, -1)  # the last write wins: each value's first position
     context.check_deadline()
     present = np.flatnonzero(first < n)
-    values = present[np.argsort(first[present], kind="stable")]
+    if len(present) < 4096:
+        values = present[np.argsort(first[present])]  # first positions are distinct: no ties
+    else:  # many groups: the first positions in order by marking them, a pass over n bools, no sort
+        marks = np.zeros(n, np.bool_)
+        marks[first[present]] = True
+        values = ints[np.flatnonzero(marks)]
     rank = np.empty(span, np.int64)
     rank[values] = np.arange(len(values))
     return rank[ints], values

@@ -39,9 +39,11 @@ class Segments:
 
     @classmethod
     def of_groups(cls, values: np.ndarray, codes: np.ndarray, count: int, second: np.ndarray | None = None,
-                  integral: bool = False) -> "Segments":
-        """A segment per group (codes: each value's group number, below count)."""
-        return cls(values, codes.astype(np.intp, copy=False), count, second, integral)
+                  integral: bool = False, sizes: np.ndarray | None = None) -> "Segments":
+        """A segment per group (codes: each value's group number, below count; sizes, when the
+        caller knows them: how many values each group holds)."""
+        known = None if sizes is None else np.asarray(sizes, np.int64)
+        return cls(values, codes.astype(np.intp, copy=False), count, second, integral, known)
 
     @property
     def sizes(self) -> np.ndarray:
