@@ -33,6 +33,7 @@ class Emitter:
         self.run_id = run_id
         self.handlers = handlers
         self.errors: list[str] = []
+        self.telemetry: Any = None  # the run's OpenTelemetry spans (trace.Telemetry), when traced
 
     def __call__(self, type: EventType, turn: int | None = None, **data: Any) -> Event:  # noqa: A002
         event = Event(type=type, run_id=self.run_id, turn=turn, data=data)

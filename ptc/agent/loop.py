@@ -197,10 +197,12 @@ class Agent:
             handlers.append(self.store.recorder(self.session_id))
         from .trace import Telemetry
 
-        telemetry = Telemetry(run_id, self.mission)
-        if telemetry.tracer is not None:
+        telemetry = Telemetry.for_run(run_id, self)  # None unless the application traces (OpenTelemetry)
+        if telemetry is not None:
             handlers.append(telemetry)
-        return Emitter(run_id, handlers), path
+        emit = Emitter(run_id, handlers)
+        emit.telemetry = telemetry
+        return emit, path
 
     def run(self) -> Step:
         """Run the mission to completion (blocking)."""
@@ -222,9 +224,12 @@ class Agent:
 
     def _run_scoped(self, run_id: str, **resumed: Any) -> Step:
         """Drive the turns while the tools' run scopes (an MCP connection) are held."""
+        from .trace import telemetry_scope
+
         with run_scope(self.tools):
             emit, path = self._emitter(run_id)
-            return self._drive(self._turns(emit, run_id, path, **resumed))
+            with telemetry_scope(emit):
+                return self._drive(self._turns(emit, run_id, path, **resumed))
 
     def _replay(self, records: Sequence[Mapping[str, Any]]) -> tuple[list[Turn], Mapping[str, Any], list[Any]]:
         from .turn import turn_from_json
@@ -272,9 +277,15 @@ class Agent:
             return await self._arun(_extra)
 
     async def _arun(self, _extra: Sequence[EventHandler]) -> Step:
+        from .trace import telemetry_scope
+
         run_id = uuid.uuid4().hex[:12]
         emit, path = self._emitter(run_id, _extra)
-        gen = self._turns(emit, run_id, path)  # the same turns as run's, driven by awaiting
+        with telemetry_scope(emit):
+            return await self._adrive(self._turns(emit, run_id, path))  # the same turns as run's
+
+    async def _adrive(self, gen: Generator[Any, Any, Step]) -> Step:
+        """The loop's turns driven by awaiting (LLM calls awaited, programs in a thread)."""
         request, done = _step(gen, None)
         while done is None:
             answer: Any
@@ -364,7 +375,8 @@ class Agent:
             reply_text = reply.text
             emit("llm_replied", number, ok=True, text=reply.text, prompt_tokens=reply.usage.prompt_tokens,
                  completion_tokens=reply.usage.completion_tokens, cached_tokens=reply.usage.cached_tokens,
-                 cache_write_tokens=reply.usage.cache_write_tokens, cost=reply.usage.cost, duration=llm_time)
+                 cache_write_tokens=reply.usage.cache_write_tokens, cost=reply.usage.cost, duration=llm_time,
+                 model=reply.model)
             turn, outcome = yield from self._one_turn(number, reply, memory, results, emit,
                                                       hold=number < self.max_turns and not any(
                                                           t.note and t.note.endswith(CONFIRM) for t in turns))
@@ -403,11 +415,11 @@ class Agent:
                         prints=partial.prints if partial is not None else (), tool_calls=calls,
                         note="\n".join(filter(None, (parsed.note, unkept))) or None, **base)
             emit("program_ran", number, ok=False, error=outcome.format(), duration=duration,
-                 tool_calls=[c.to_dict() for c in calls])
+                 tool_calls=[{**c.to_dict(), "ended": c.ended} for c in calls])
             return turn, None
         calls = outcome.tool_calls
         emit("program_ran", number, ok=True, duration=duration, prints=list(outcome.prints),
-             tool_calls=[c.to_dict() for c in calls])
+             tool_calls=[{**c.to_dict(), "ended": c.ended} for c in calls])
         for call in calls:
             emit("tool_called", number, **call.to_dict())
         fields = dict(program=code, result=outcome.value, prints=outcome.prints, tool_calls=calls,

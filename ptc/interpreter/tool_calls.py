@@ -19,7 +19,7 @@ import queue
 import threading
 import time
 from concurrent.futures import Future, TimeoutError as FutureTimeout
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from . import context, hooks
@@ -95,13 +95,16 @@ def abandoned_error(name: str, timeout: float) -> PTCError:
 
 @dataclass(frozen=True)
 class ToolCall:
-    """One tool call a program made: PTC values in and out, and how long it took."""
+    """One tool call a program made: PTC values in and out, and how long it took. `ended`:
+    when the record was made (time.time(), the call's end; an isolated run's calls are recorded
+    when the child's result reaches the host), which places the call's span in a trace."""
 
     name: str
     args: Any
     result: Any = None
     error: str | None = None
     duration: float = 0.0
+    ended: float = field(default_factory=time.time, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "args": v.to_python(self.args), "result": v.to_python(self.result),
