@@ -11,6 +11,7 @@ the forked child that runs each case without being copied.
 from __future__ import annotations
 
 import functools
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +20,7 @@ import pytest
 import ptc
 from ptc import Limits
 
-from ._forkrun import run_forked
+from ._forkrun import run_forked, run_forked_call
 
 pytestmark = pytest.mark.timing  # limit tests measure wall time: run apart (see README)
 
@@ -189,3 +190,43 @@ def test_a_chunked_table_groups_as_a_combined_one() -> None:
            "(group-by :id data/t)))")
     assert chunked.column(0).num_chunks == 8
     assert ptc.to_python(ptc.run(src, data={"t": chunked}).value) == ptc.to_python(ptc.run(src, data={"t": table}).value)
+
+
+# -- issue 43, item 12: isolated, the inputs' trip is off the run's clock, on one of its own -----
+
+
+def test_a_big_table_crosses_to_the_child_off_the_runs_clock() -> None:
+    """`(count data/t)` over 10M rows at timeout=1: the table's trip to the child (sent, read,
+    unpickled) used to be on the clock (killed as "ran too long" after 7.2 s, +1.4 GB in the
+    host); now it has a clock of its own and the host keeps one copy of the table, as its Arrow
+    stream, only while it is sent (the pickle holds it out of band)."""
+    data = {"t": _big_table()}
+    out = run_forked("(count data/t)", hard_timeout=60, data=data, limits=Limits(timeout=1.0, isolation="process"))
+    assert out.status == "value" and out.printed == "10000000", out.describe()
+    assert out.peak_growth < MEMORY + SLACK, f"{out.peak_growth >> 20} MB: {out.describe()}"
+
+
+def test_the_inputs_trip_is_bounded_by_its_own_clock() -> None:
+    """A trip past its own bound (timeout + grace + 1 s per 64 MiB, here made 0.05 s) is the
+    timeout error naming the trip, by that bound, and the child is killed."""
+    from ptc.interpreter.isolation import host
+
+    data = {"t": _big_table()}
+
+    def job() -> Any:
+        host.transfer_timeout = lambda limits, size: 0.05
+        start = time.monotonic()
+        try:
+            ptc.run("(count data/t)", data=data, limits=Limits(timeout=1.0, isolation="process"))
+        except ptc.PTCError as e:
+            return [e.kind, e.message, time.monotonic() - start]
+        return None
+
+    def warm() -> None:
+        ptc.run("nil", limits=Limits(isolation="process"))
+
+    out = run_forked_call(job, hard_timeout=60, warm=warm)
+    assert out.status == "value" and out.printed is not None, out.describe()
+    kind, message, elapsed = ptc.to_python(ptc.run(out.printed).value)
+    assert kind == "limit" and "timeout" in message and "sending the run's inputs" in message, message
+    assert elapsed < 0.05 + LATE + 0.5, elapsed  # the table's stream is written before the trip starts

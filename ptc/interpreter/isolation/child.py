@@ -22,7 +22,7 @@ except ImportError:  # not POSIX: run_isolated refuses to run
 from .. import context
 from ..errors import PTCError, limit_error
 from ..limits import Limits
-from .framing import AS_HEADROOM, GRACE_BASE, GRACE_FACTOR, _ChildGone, _EXIT_INTERNAL, _EXIT_MEMORY, _recv, _send
+from .framing import AS_HEADROOM, GRACE_BASE, GRACE_FACTOR, _ChildGone, _EXIT_INTERNAL, _EXIT_MEMORY, _recv, _recv_parts, _send
 from .pickling import _dumps, _run_state
 
 # -- the child ------------------------------------------------------------------------------
@@ -90,11 +90,12 @@ class _ToolStub:
 def _child_main(sock_fd: int) -> int:
     sock = socket.socket(fileno=sock_fd)
     try:
-        raw = _recv(sock)
-        source, data, tool_names, memory, limits_d, history = pickle.loads(raw)
+        raw, buffers = _recv_parts(sock)
+        source, data, tool_names, memory, limits_d, history = pickle.loads(raw, buffers=buffers)
         limits = Limits(**limits_d)
-        _set_rlimits(limits, len(raw))
-        del raw
+        _set_rlimits(limits, len(raw) + sum(len(b) for b in buffers))
+        del raw, buffers
+        _send(sock, _dumps(("received",)))  # the inputs are here: the host's clock of the trip stops
         _compile_ahead(source, data, tool_names, memory, history)
         _send(sock, _dumps(("compiled",)))
         reply = _child_run(sock, source, data, tool_names, memory, limits, history)

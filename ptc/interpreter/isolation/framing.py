@@ -16,6 +16,10 @@ GRACE_BASE = 0.5  # seconds the host waits past the timeout before killing the c
 GRACE_FACTOR = 0.1  # ... plus this fraction of the timeout
 AS_HEADROOM = 128 * 1024 * 1024  # address space above the child's size at start, plus 2*max_memory
 MESSAGE_SLACK = 64 * 1024 * 1024  # the largest message the host accepts: 2*max_memory + inputs + this
+# The inputs' trip to the child (sent, read, unpickled) is not on the run's clock, but has one of its
+# own: timeout + grace, plus a second for each TRANSFER_RATE bytes sent (a 10M-row table of two
+# numeric columns, 160 MB, crosses in about 0.5 s; it is allowed 1.6 + 2.5 s at timeout=1).
+TRANSFER_RATE = 64 * 1024 * 1024
 START_TIMEOUT = 60.0  # seconds to start the zygote (imports the interpreter)
 SPAWN_TIMEOUT = 10.0  # seconds for the zygote to fork a child
 
@@ -87,6 +91,23 @@ def _recv_exact(sock: socket.socket, n: int, deadline: float | None) -> bytearra
             raise _ChildGone("connection closed")
         got += k
     return buf  # not copied to bytes: pickle reads a bytearray as it is
+
+
+def _send_parts(sock: socket.socket, payload: bytes | memoryview, buffers: list[memoryview],
+                deadline: float | None = None) -> None:
+    """Send a pickle and its out-of-band buffers (a table's Arrow stream, not copied into the
+    pickle): a frame holding how many buffers follow, the pickle's frame, then one per buffer."""
+    _send(sock, _HDR.pack(len(buffers)), deadline)
+    _send(sock, payload, deadline)
+    for buf in buffers:
+        _send(sock, buf, deadline)
+
+
+def _recv_parts(sock: socket.socket) -> tuple[bytearray, list[bytearray]]:
+    """What _send_parts sent: the pickle and its buffers (child side: the host is trusted)."""
+    (count,) = _HDR.unpack(_recv(sock))
+    payload = _recv(sock)
+    return payload, [_recv(sock) for _ in range(count)]
 
 
 def _recv(sock: socket.socket, deadline: float | None = None, cap: int | None = None) -> bytearray:

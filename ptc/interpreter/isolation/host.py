@@ -23,8 +23,9 @@ from .. import values as v
 from ..errors import PTCError, limit_error
 from ..limits import Limits
 from ..tool_calls import Abandoned, ToolCall, abandoned_error, check_call_count, recorded_call
-from .framing import GRACE_BASE, GRACE_FACTOR, MESSAGE_SLACK, _ChildGone, _EXIT_MEMORY, _Timeout, _TooLarge, _recv, _send
-from .pickling import _dumps, _loads_untrusted
+from .framing import (GRACE_BASE, GRACE_FACTOR, MESSAGE_SLACK, TRANSFER_RATE, _ChildGone, _EXIT_MEMORY, _Timeout,
+                      _TooLarge, _recv, _send, _send_parts)
+from .pickling import _dumps, _dumps_parts, _loads_untrusted
 from .zygote import _Child, _spawn
 
 # -- the host side --------------------------------------------------------------------------
@@ -50,14 +51,16 @@ def run_isolated(
     data_values, tool_map, mem_in, hist = inputs.data, inputs.tools, inputs.memory, inputs.history
     child_limits = limits.model_copy(update={"isolation": "inline"})
     try:
-        request = _dumps((source, data_values, list(tool_map), mem_in, child_limits.model_dump(), hist))
+        request, buffers = _dumps_parts((source, data_values, list(tool_map), mem_in, child_limits.model_dump(),
+                                         hist))
     except pickle.PicklingError as e:
         raise PTCError("runtime", f"memory or history cannot be sent to the isolated process: {e}",
                        hint="process isolation carries PTC values (and plain JSON-like data) only") from None
     except RecursionError:
         raise PTCError("runtime", "memory or history is nested too deeply to send to the isolated process") from None
 
-    cap = 2 * limits.max_memory + 2 * len(request) + MESSAGE_SLACK
+    size = len(request) + sum(len(b) for b in buffers)
+    cap = 2 * limits.max_memory + 2 * size + MESSAGE_SLACK
     grace = GRACE_BASE + GRACE_FACTOR * limits.timeout
     host_calls: list[Any] = []
     printed: tuple[str, ...] = ()  # what the program printed by its last tool call
@@ -65,18 +68,27 @@ def run_isolated(
 
     child = _spawn(names_heavy_namespace(source))
     finished = False
+    phase = "transfer"
     try:
-        run_deadline = time.monotonic() + limits.timeout  # until the child reports it compiled
-        deadline = run_deadline + grace  # the host's: the child's own timeout, plus grace
+        # the inputs' trip (sent, read and unpickled by the child) is the host's data, not the
+        # program's work: off the run's clock, on one of its own (transfer_timeout)
+        deadline = time.monotonic() + transfer_timeout(limits, size)
+        run_deadline = deadline
         try:
-            _send(child.sock, request, deadline)
+            _send_parts(child.sock, request, buffers, deadline)
         except _ChildGone:
             pass  # the child died at once: reading says so, and the exit status says why
+        del request, buffers  # the host keeps no copy of the inputs while the run goes on
         compiled = False
         calls = 0
         while True:
             tag, body = _parse(_recv(child.sock, deadline, cap), limits)
-            if tag == "compiled" and not compiled:
+            if tag == "received" and phase == "transfer":
+                phase = "compile"
+                run_deadline = time.monotonic() + limits.timeout  # until the child reports it compiled
+                deadline = run_deadline + grace  # the host's: the child's own timeout, plus grace
+            elif tag == "compiled" and not compiled and phase == "compile":
+                phase = "run"
                 compiled = True
                 run_deadline = time.monotonic() + limits.timeout
                 deadline = run_deadline + grace
@@ -106,7 +118,13 @@ def run_isolated(
                 raise _BadMessage(f"unexpected message {tag!r}")
     except _Timeout:
         child.kill()
-        err = limit_error("timeout", limits.timeout, "program ran too long (the isolated process was killed)")
+        if phase == "transfer":
+            err = limit_error("timeout", limits.timeout,
+                              f"sending the run's inputs ({size:,} bytes) to the isolated process took more than "
+                              f"{transfer_timeout(limits, size):.3g} s (timeout plus grace, plus 1 s per "
+                              f"{TRANSFER_RATE >> 20} MiB)")
+        else:
+            err = limit_error("timeout", limits.timeout, "program ran too long (the isolated process was killed)")
         raise _with_partial(err, host_calls, mem_in, printed) from None
     except _ChildGone as gone:
         err = _death_error(child, limits, str(gone))
@@ -125,6 +143,12 @@ def run_isolated(
         if not finished:
             child.kill()
         child.close()
+
+
+def transfer_timeout(limits: Limits, size: int) -> float:
+    """Seconds the inputs' trip to the child may take (sent, read, unpickled there): the run's
+    timeout plus grace, plus one second per TRANSFER_RATE bytes of them."""
+    return limits.timeout + GRACE_BASE + GRACE_FACTOR * limits.timeout + size / TRANSFER_RATE
 
 
 class _BadMessage(Exception):
@@ -167,7 +191,7 @@ def _parse(raw: bytearray, limits: Limits) -> tuple[str, Any]:
     try:
         msg = _loads_untrusted(raw, limits)
         tag = msg[0]
-        if tag == "compiled":
+        if tag in ("received", "compiled"):
             return tag, None
         if tag == "tool":
             _, name, args, prints = msg

@@ -172,18 +172,20 @@ def _r_record(tag: str, fields: dict, shown: list) -> v.Record:
 
 def _table_state(x: Table) -> tuple[Any, ...]:
     """A table crosses as one Arrow IPC stream (its column buffers, copied once): no per-row
-    pickling, whatever its size."""
+    pickling, whatever its size. The stream is a pickle buffer: in the run's request it is sent
+    out of band (`_dumps_parts`), not copied again into the pickle."""
     import pyarrow as pa
 
     sink = pa.BufferOutputStream()
     with pa.ipc.new_stream(sink, x.arrow.schema) as writer:
         writer.write_table(x.arrow)
-    return (_r_table, (sink.getvalue().to_pybytes(),))
+    return (_r_table, (pickle.PickleBuffer(sink.getvalue()),))
 
 
 def _r_table(stream: bytes) -> Table:
     """A table from an Arrow IPC stream; fully validated, since the child is not trusted."""
-    _want(stream, bytes)
+    if type(stream) is not bytearray:  # out of band (the host's request): the buffer as received
+        _want(stream, bytes)
     import pyarrow as pa
 
     try:
@@ -293,8 +295,8 @@ class _Pickler(pickle.Pickler):
     """Pickles PTC values and plain data only. `functions=True` turns any other callable into an
     IsolatedFn placeholder; any other object is refused (PicklingError)."""
 
-    def __init__(self, file: Any, functions: bool) -> None:
-        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+    def __init__(self, file: Any, functions: bool, buffer_callback: Any = None) -> None:
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL, buffer_callback=buffer_callback)
         self.functions = functions
 
     def reducer_override(self, obj: Any) -> Any:
@@ -304,7 +306,7 @@ class _Pickler(pickle.Pickler):
             return r(obj)
         if isinstance(obj, v.Record):
             return (_r_record, (obj.tag, dict(obj.fields.items()), list(obj.shown)))
-        if t in (list, tuple, dict, set, frozenset) or t in _PLAIN or obj in _REBUILDER_SET:
+        if t in (list, tuple, dict, set, frozenset, pickle.PickleBuffer) or t in _PLAIN or obj in _REBUILDER_SET:
             return NotImplemented
         if self.functions and callable(obj) and not isinstance(obj, type):
             return (_r_fn, (_fn_name(obj),))
@@ -316,6 +318,16 @@ def _dumps(obj: Any, functions: bool = True) -> memoryview:
     buf = io.BytesIO()
     _Pickler(buf, functions).dump(obj)
     return buf.getbuffer()
+
+
+def _dumps_parts(obj: Any) -> tuple[memoryview, list[memoryview]]:
+    """The pickled message and its out-of-band buffers (tables' Arrow streams), for `_send_parts`:
+    a table is held once as its stream, never copied into the pickle."""
+    buf = io.BytesIO()
+    buffers: list[memoryview] = []
+    pickler = _Pickler(buf, True, buffer_callback=lambda b: buffers.append(b.raw()))
+    pickler.dump(obj)
+    return buf.getbuffer(), buffers
 
 
 class _Unpickler(pickle.Unpickler):
