@@ -109,7 +109,9 @@ class Agent:
     listed) or "compact" (Clojure's library minus what differs, ~1/3 the tokens). `llm`: a
     litellm model name, a callable `messages -> text`, or an LLM object (ScriptedLLM, ReplayLLM, ...).
     `api_base` / `api_key`: where a model name is served (a local Ollama, vLLM or llama.cpp
-    server, a proxy); see docs/agent.md "Local model servers".
+    server, a proxy); see docs/agent.md "Local model servers". `tool_search`: above this many
+    tools (default 30, ptc.tools.search) the prompt lists the tools' groups instead of their
+    signatures and programs find tools with `(tool/search-tools "...")`; False lists every tool.
     """
 
     def __init__(
@@ -133,6 +135,7 @@ class Agent:
         store: Any = None,
         session_id: str | None = None,
         recorder: EventHandler | None = None,
+        tool_search: bool | int | None = None,
     ) -> None:
         from ..compression import resolve_strategy
         from ..tools import as_tools
@@ -152,6 +155,9 @@ class Agent:
 
             query_llm = self.llm if llm_query is True else as_llm(llm_query)
             self.tools = {**self.tools, "llm-query": llm_query_tool(query_llm)}
+        from ..tools.search import with_search
+
+        self.tools = with_search(self.tools, tool_search)  # above the threshold: groups and tool/search-tools
         self.data = convert_data(data)
         self.signature = Signature(signature) if signature is not None else None
         self.max_turns = max_turns

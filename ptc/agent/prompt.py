@@ -125,8 +125,14 @@ def describe_table(name: str, table: Table, sample_rows: int = 3) -> str:
 
 
 def describe_tools(tools: Mapping[str, Any]) -> str:
+    """Every tool's signature; for a catalog given its search tool (ptc.tools.search, above
+    the threshold of tools) its groups and how to search it instead."""
     if not tools:
         return "No tools."
+    from ..tools.search import SEARCH_TOOL, catalog_text, is_search_tool
+
+    if is_search_tool(tools.get(SEARCH_TOOL)):
+        return catalog_text(tools)
     out = []
     for name, tool in tools.items():
         sig = getattr(tool, "signature", None)

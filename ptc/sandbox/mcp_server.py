@@ -5,7 +5,9 @@ one tool, `run_ptc_lisp {program}`, whose programs call the tools given (Python 
 the tools of upstream MCP servers) and reduce their data, so that only the answer reaches
 the client's model. Its description teaches the language and lists each tool's signature on
 one line; `ptc_tool_doc {name}` returns one tool's full documentation on demand, so a client
-with 50 upstream tools does not carry 50 schemas in every prompt.
+with 50 upstream tools does not carry 50 schemas in every prompt. Above `tool_search` tools
+(default 30, ptc.tools.search) it lists their groups instead, and programs find tools with
+`(tool/search-tools "...")`: the description's size no longer grows with the catalog.
 
 - Sessions: each client connection (stdio: the one client; streamable HTTP: each
   Mcp-Session-Id) has a `Sandbox` of its own, whose definitions persist from call to call
@@ -53,10 +55,11 @@ class Gateway:
 
     def __init__(self, *, tools: Any = (), data: Mapping[str, Any] | None = None, limits: Limits | None = None,
                  name: str = "run_ptc_lisp", max_result_chars: int = 2_000, max_sessions: int = 32,
-                 session_idle: float = 600.0) -> None:
+                 session_idle: float = 600.0, tool_search: bool | int | None = None) -> None:
         if max_sessions < 1 or session_idle <= 0:
             raise ValueError("max_sessions must be at least 1 and session_idle above 0 seconds")
-        checked = Sandbox(tools=tools, data=data, limits=limits, name=name)  # checks and converts once
+        checked = Sandbox(tools=tools, data=data, limits=limits, name=name,  # checks and converts once
+                          tool_search=tool_search)
         self.name, self.tools, self.data, self.limits = checked.name, checked.tools, checked.data, checked.limits
         self.max_result_chars = max_result_chars
         self.max_sessions, self.session_idle = max_sessions, session_idle
@@ -114,6 +117,11 @@ class Gateway:
     def _tools_text(self) -> str:
         if not self.tools:
             return "Tools: none."
+        from ..tools.search import SEARCH_TOOL, catalog_text, is_search_tool
+
+        if is_search_tool(self.tools.get(SEARCH_TOOL)):  # a large catalog: its groups and how to search it
+            return (f"Tools: {catalog_text(self.tools)}\nOr call {DOC_TOOL} {{\"name\": \"tool-name\"}} for one "
+                    f"tool's parameters, notes and defaults.")
         return (f'Tools (signatures; call {DOC_TOOL} {{"name": "tool-name"}} for one tool\'s parameters, '
                 f"notes and defaults):\n" + tool_spec.tool_index(self.tools))
 
@@ -151,7 +159,7 @@ class Gateway:
                     self._drop(min(idle)[2], f"the server keeps at most {self.max_sessions} sessions")
                 entry = self._sessions[session] = _Session(Sandbox(
                     tools=self.tools, data=self.data, limits=self.limits, name=self.name,
-                    max_result_chars=self.max_result_chars))
+                    max_result_chars=self.max_result_chars, tool_search=False))  # the tools are final
             entry.running += 1
             entry.last = now
             return entry
@@ -199,7 +207,13 @@ class Gateway:
         key = name.strip().removeprefix("tool/")
         tool = self.tools.get(key) or self.tools.get(kebab(key) or key)
         if tool is None:
-            return Reply(f"error: no tool named {name!r}; the tools are: {', '.join(self.tools)}", error=True)
+            from ..interpreter.errors import suggest
+
+            close = suggest(key, list(self.tools))
+            known = (f"did you mean {', '.join(close[:3])}?" if close else
+                     f"the tools are: {', '.join(self.tools)}" if len(self.tools) <= 50 else
+                     'programs find tools with (tool/search-tools "what it does")')
+            return Reply(f"error: no tool named {name!r}; {known}", error=True)
         sig = getattr(tool, "signature", None)
         return Reply(sig() if callable(sig) else f"(tool/{key} ...)\n  {getattr(tool, '__doc__', '') or ''}")
 

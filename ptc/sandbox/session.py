@@ -49,11 +49,13 @@ class Sandbox:
     """
 
     def __init__(self, *, tools: Any = (), data: Mapping[str, Any] | None = None, limits: Limits | None = None,
-                 name: str = "run_ptc_lisp", prompt: str = "compact", max_result_chars: int = 2_000) -> None:
+                 name: str = "run_ptc_lisp", prompt: str = "compact", max_result_chars: int = 2_000,
+                 tool_search: bool | int | None = None) -> None:
         from ..tools import as_tools
+        from ..tools.search import with_search
 
         self.name = tool_spec.check_name(name)
-        self.tools = as_tools(tools)
+        self.tools = with_search(as_tools(tools), tool_search)  # above 30 tools: tool/search-tools
         self.data = convert_data(data)
         self.limits = limits or Limits()
         self.prompt = check_profile(prompt)
