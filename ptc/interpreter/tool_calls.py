@@ -8,12 +8,15 @@ the host) share this path, so a tool behaves the same under both.
 
 While the program's thread waits, the tool may start a run of its own (a sub-agent): the
 waiting run lends it the interpreter lock (see context.RunLock), and the nested run's
-deadline is never later than the waiting run's.
+deadline is never later than the waiting run's. The worker runs the tool in a copy of the
+calling thread's context variables (as asyncio.to_thread does), so a sub-agent's trace
+spans join the caller's trace.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import os
 import queue
 import threading
@@ -58,7 +61,8 @@ def invoke_tool(name: str, tool: Any, args: Any, deadline: float) -> Any:
         raise Abandoned
     lock = context.LOCK
     loan = lock.lend()
-    future = _POOL.submit(lambda: _call(name, tool, args, deadline, loan))
+    caller = contextvars.copy_context()  # the tool sees the caller's context variables (a trace's current span)
+    future = _POOL.submit(lambda: caller.run(_call, name, tool, args, deadline, loan))
     try:
         return future.result(timeout=remaining)
     except FutureTimeout:

@@ -162,6 +162,22 @@ def test_a_run_inside_a_span_of_the_application_joins_its_trace(exporter) -> Non
     assert agent.parent.span_id == outer.get_span_context().span_id
 
 
+def test_a_sub_agent_joins_its_callers_trace(exporter) -> None:
+    """A sub-agent runs inside a tool call (a worker thread that gets the caller's context):
+    its invoke_agent is a child of the calling agent's, in the same trace."""
+    sub = ptc.Agent("Double it", llm=ptc.ScriptedLLM(["```clojure\n(return 42)\n```"]), name="doubler")
+    exporter.clear()
+    step = ptc.Agent("Ask the doubler", tools=[sub.as_tool("doubler", "Doubles a number.")], name="boss",
+                     llm=ptc.ScriptedLLM(['```clojure\n(return (tool/doubler {:task "21"}))\n```'])).run()
+    assert step.ok and step.value == 42
+    spans = list(exporter.get_finished_spans())
+    boss, doubler = _one(spans, "invoke_agent boss"), _one(spans, "invoke_agent doubler")
+    assert doubler.parent.span_id == boss.context.span_id
+    assert {s.context.trace_id for s in spans} == {boss.context.trace_id}
+    tool = _one(spans, "execute_tool doubler")
+    assert tool.start_time <= doubler.start_time <= doubler.end_time <= tool.end_time
+
+
 def test_arun_spans_nest_the_same_way(exporter) -> None:
     import asyncio
 
