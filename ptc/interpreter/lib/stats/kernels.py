@@ -93,6 +93,7 @@ def skewness(s: Segments, kind: str = "G1") -> np.ndarray:
             out = (n * (n - 1) ** 0.5 / (n - 2)) * (m3 / m2 ** 1.5)
             return _undefined_where(out, (n < 3) | (m2 == 0))
         out = (m3 / n) / (m2 / n) ** 1.5
+        out[n == 2] = 0.0  # two values are symmetric about their mean (their deviations' rounding is not)
         return _undefined_where(out, m2 == 0)
 
 
