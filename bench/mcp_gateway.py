@@ -12,7 +12,9 @@ in front of it. Counted with ptc's token counter (o200k_base when tiktoken has i
    are the servers' real answers): "Which three regions have the most open orders over $500,
    by total amount?". Directly, the model calls list_orders and reads every open order, then
    answers; through ptc it asks ptc_tool_doc for list-orders' parameters, runs one program
-   and reads its result, then answers. The session's input tokens are the sum of its
+   and reads its result, then answers; with tool search (the gateway's default above 30 tools,
+   `--tool-search off` lists every signature) it searches in its first program instead. The
+   session's input tokens are the sum of its
    requests' prompts (each request re-sends the tools and the conversation so far); a tool
    call counts as the JSON of its name and arguments.
 """
@@ -82,10 +84,15 @@ def top_regions(orders: list[dict[str, Any]]) -> list[tuple[str, int, float]]:
     return sorted(((r, len(a), round(sum(a), 2)) for r, a in by.items()), key=lambda x: -x[2])[:3]
 
 
+SEARCH = '(println (tool/search-tools "open orders of a region with amount"))'
+
+
 def main() -> None:
     upstream = connect(UPSTREAM)
     gateway = connect([sys.executable, "-m", "ptc", "mcp", "serve", "--mcp", " ".join(UPSTREAM),
-                       "--limits", "timeout=30"])
+                       "--limits", "timeout=30", "--tool-search", "off"])  # every signature listed
+    searched = connect([sys.executable, "-m", "ptc", "mcp", "serve", "--mcp", " ".join(UPSTREAM),
+                        "--limits", "timeout=30"])  # 50 tools: above the default threshold (30), tool search
     try:
         direct_tools, ptc_tools = listed(upstream), listed(gateway)
         code_tool = next(t for t in ptc_tools if t["name"] == "run_ptc_lisp")
@@ -97,6 +104,13 @@ def main() -> None:
                                                                                           "parameters, notes and "
                                                                                           "defaults):\n")[1]
                                                                .split("\n\nData:")[0])),
+        ]
+        search_tools = listed(searched)
+        search_code_tool = next(t for t in search_tools if t["name"] == "run_ptc_lisp")
+        rows += [
+            ("with tool search, tools/list (%d tools)" % len(search_tools),
+             count_tokens(json.dumps({"tools": search_tools}))),
+            ("  of which run_ptc_lisp's description", count_tokens(search_code_tool["description"])),
         ]
         print(f"Tokens ({tokenizer_name()}):")
         for label, n in rows:
@@ -114,14 +128,25 @@ def main() -> None:
                                                       doc),
                                                      ({"name": "run_ptc_lisp", "arguments": {"program": PROGRAM}},
                                                       result)], answer_text)
+        found = call(searched, "run_ptc_lisp", {"program": SEARCH})
+        assert "(tool/list-orders" in found, found
+        searched_result = call(searched, "run_ptc_lisp", {"program": PROGRAM})
+        assert searched_result == result, (searched_result, result)
+        search_session = session_tokens(search_tools, [({"name": "run_ptc_lisp", "arguments": {"program": SEARCH}},
+                                                        found),
+                                                       ({"name": "run_ptc_lisp", "arguments": {"program": PROGRAM}},
+                                                        searched_result)], answer_text)
         print(f"\nOne task, scripted session: {TASK}")
         print(f"  answer: {answer_text}")
         print(f"  ptc's program result: {result.splitlines()[0][:160]}")
         print(f"  {'':<22} {'requests':>8} {'input':>8} {'output':>7} {'largest result':>15}")
-        for label, s in (("upstream tools direct", direct), ("through ptc mcp serve", gateway_session)):
+        for label, s in (("upstream tools direct", direct), ("through ptc mcp serve", gateway_session),
+                         ("  with tool search", search_session)):
             print(f"  {label:<22} {s['requests']:>8} {s['input']:>8,} {s['output']:>7,} {s['largest result']:>15,}")
-        print(f"  input tokens: {direct['input'] / gateway_session['input']:.1f}x fewer through ptc")
+        print(f"  input tokens: {direct['input'] / gateway_session['input']:.1f}x fewer through ptc, "
+              f"{direct['input'] / search_session['input']:.1f}x with tool search")
     finally:
+        searched.close()
         gateway.close()
         upstream.close()
 

@@ -53,7 +53,7 @@ Examples:
 
 
 @click.group("bench", context_settings={"help_option_names": ["-h", "--help"]},
-             epilog="\b\nExamples:\n  ptc bench tokens\n  ptc bench tokens --json\n")
+             epilog="\b\nExamples:\n  ptc bench tokens\n  ptc bench tokens --json\n  ptc bench tool-search\n")
 def bench() -> None:
     """Deterministic benchmarks of ptc itself (no LLM needed)."""
 
@@ -116,6 +116,25 @@ def tokens_cmd(encoding: str, scenario_names: tuple[str, ...], prompt_profile: s
 
 
 # -- running -------------------------------------------------------------------------------
+
+
+@bench.command("tool-search", context_settings={"help_option_names": ["-h", "--help"]},
+               epilog="\b\nExamples:\n  ptc bench tool-search\n  ptc bench tool-search --json\n")
+@click.option("--encoding", default="o200k_base", show_default=True, metavar="NAME",
+              help="tiktoken encoding to count with (falls back to a chars/4 estimate when unavailable).")
+@click.option("--json", "as_json", is_flag=True, help="Print every number as JSON.")
+def tool_search_cmd(encoding: str, as_json: bool) -> None:
+    """Prompt tokens with 50 and 500 tools, every signature listed (before) and with tool search
+    (after: the tools' groups and tool/search-tools), and the share of 50 missions whose tool the
+    search ranks in its top 5. The catalog is generated (ten domains of hand-written tools, 18 of
+    records in the shape MCP servers list them)."""
+    from ptc.bench.tool_search import measure, report_lines
+
+    report = measure(encoding)
+    if as_json:
+        click.echo(json.dumps(report, indent=1))
+    else:
+        click.echo("\n".join(report_lines(report)))
 
 
 def run(scenario_names: Sequence[str], encoding: str, prompt: str = "default") -> list["ScenarioResult"]:

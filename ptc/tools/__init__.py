@@ -14,7 +14,8 @@ Modules: `tool` (the Tool class, the decorator, as_tools), `naming` (kebab-case 
 docstrings), `schema` (type hints -> pydantic model, JSON schema, signature notation),
 `summarize` (one-line call records), `lifetime` (resources held for a run), `mcp` (an MCP
 server's tools, `ptc.mcp_tools`), `mcp_connection` (the connection they share),
-`json_schema` (JSON schemas -> type hints, for tools described by a schema).
+`json_schema` (JSON schemas -> type hints, for tools described by a schema), `search`
+(tool search for large catalogs: `tool/search-tools`, the prompt's groups).
 """
 
 from .tool import Tool, as_tools, tool
