@@ -12,6 +12,7 @@ with a space is a query). Every failure is a `DataFileError` whose message names
 from __future__ import annotations
 
 import csv
+import io
 import os
 import re
 import sys
@@ -293,6 +294,37 @@ def _csv_ranges(path: Path, start: int, fields: int) -> Iterator[tuple[int, int]
             yield start, offset
 
 
+def _refuse_open_quote(path: Path, start: int, end: int, delimiter: str) -> None:
+    """Refuse a file whose quoted cell in the rows from byte start to end never closes (pandas'
+    "EOF inside string"): pyarrow and the stdlib's reader put the rest of the file in that
+    cell. Only rows holding an odd count of quotes are read again, by the stdlib's strict
+    reader, which tells an open cell from a quote inside an unquoted one (`12" pipe`, read as
+    text by pandas and pyarrow alike); the error names the line where the open cell's row starts."""
+    with path.open("rb") as fh:
+        fh.seek(start)
+        data = fh.read(end - start)
+    if data.count(b'"') % 2 == 0:
+        return
+    records = csv.reader(io.StringIO(data.decode("utf-8-sig", "replace"), newline=""), delimiter=delimiter,
+                         strict=True)
+    first = 0
+    try:
+        while True:
+            first = records.line_num + 1
+            next(records)
+    except StopIteration:
+        return
+    except csv.Error as e:
+        if "end of data" not in str(e):
+            return  # a quote pandas and pyarrow read as text ("x"y)
+    before = 0  # the lines before start
+    with path.open("rb") as fh:
+        while fh.tell() < start and (block := fh.read(min(start - fh.tell(), 1 << 20))):
+            before += block.count(b"\n")
+    raise DataFileError(f"{path} line {before + first}: a quoted cell has no closing quote (the file ends "
+                        "inside it); close the quote, or double the quotes inside a quoted cell")
+
+
 class _CSVPieces:
     """A CSV file's pieces (its header, then each range of rows), read with given column types;
     the first reading finds the ranges as it goes."""
@@ -302,6 +334,9 @@ class _CSVPieces:
         with path.open("rb") as fh:
             self.header = fh.readline()
             start = fh.tell()
+        cells = next(csv.reader([self.header.decode("utf-8-sig", "replace")], delimiter=delimiter), [])
+        # a repeated name (a,a,b) is pandas' a, a.1, b: the header is read here, not by pyarrow, then
+        self.names = unique_names(cells) if len(set(cells)) != len(cells) else None
         self.unread = _csv_ranges(path, start, self.header.count(delimiter.encode()) + 1)
         self.ranges: list[tuple[int, int]] = []
 
@@ -315,6 +350,8 @@ class _CSVPieces:
         for bounds in self.unread:
             self.ranges.append(bounds)
             pieces.append(self.piece(len(self.ranges) - 1, column_types))
+        if not column_types:  # the first reading: a quoted cell open at the end of the file swallowed the rest
+            self.check_closed()
         settled = dict(column_types)
         for name in pieces[0].column_names:
             kinds = {p.schema.field(name).type for p in pieces}
@@ -332,6 +369,11 @@ class _CSVPieces:
                 settled[name] = pa.string()
                 self.retype(pieces, name, settled)
         return pa.concat_tables(pieces, promote_options="default")
+
+    def check_closed(self) -> None:
+        """Refuse a file whose last quoted cell never closes (see _refuse_open_quote)."""
+        if self.ranges:
+            _refuse_open_quote(self.path, *self.ranges[-1], self.delimiter)
 
     def retype(self, pieces: list[Any], name: str, types: dict[str, Any]) -> None:
         """Read again the pieces whose column `name` is not of types[name] (a piece of nils
@@ -354,18 +396,20 @@ class _CSVPieces:
         with self.path.open("rb") as fh:
             start, end = self.ranges[k]
             fh.seek(start)
-            data = self.header + fh.read(end - start)
+            data = (self.header if self.names is None else b"") + fh.read(end - start)
         convert = pacsv.ConvertOptions(null_values=["", *NULL_MARKERS], strings_can_be_null=False,
                                        true_values=list(TRUE), false_values=list(FALSE), column_types=column_types)
         parse = pacsv.ParseOptions(delimiter=self.delimiter)
+        names = pacsv.ReadOptions(column_names=self.names) if self.names is not None else None
         try:
-            table = pacsv.read_csv(pa.py_buffer(data), parse_options=parse, convert_options=convert)
+            table = pacsv.read_csv(pa.py_buffer(data), read_options=names, parse_options=parse, convert_options=convert)
         except pa.ArrowInvalid as e:
             if "invalid UTF8" in str(e):
                 raise DataFileError(f"{self.path} is not UTF-8 text; save it as UTF-8") from None
             if "straddl" not in str(e):
                 raise
-            block = pacsv.ReadOptions(block_size=min(len(data) + 1, 2**31 - 1))  # a row longer than a block
+            block = pacsv.ReadOptions(block_size=min(len(data) + 1, 2**31 - 1),  # a row longer than a block
+                                      column_names=self.names or [])
             table = pacsv.read_csv(pa.py_buffer(data), read_options=block, parse_options=parse, convert_options=convert)
         load.charge(table.nbytes, "its rows hold")
         load.check_cells(table)
@@ -389,9 +433,10 @@ def _empty_text_is_nil(table: Any) -> Any:
 def _read_csv_stdlib(path: Path, delimiter: str) -> list[dict[str, Any]]:
     """Without pyarrow: each record charged (and its cells held to max_cell) as it is read."""
     load = current()
+    _refuse_open_quote(path, 0, path.stat().st_size, delimiter)
     with path.open(encoding="utf-8-sig", newline="") as fh:
         records = csv.reader(fh, delimiter=delimiter)
-        header = next(records, [])
+        header = unique_names(next(records, []))
         load.check_columns(len(header))
         body = []
         for record in records:
@@ -662,17 +707,29 @@ def _read_excel(path: Path, part: str | None) -> Any:
 
 
 def _column_names(cells: tuple[Any, ...]) -> list[str]:
-    """Header cells as unique column names (an empty cell is column_N, a repeat gets _2, _3...)."""
-    names: list[str] = []
+    """A sheet's header cells as unique column names (an empty cell is column_N; repeats as
+    unique_names makes them)."""
+    return unique_names([f"column_{i}" if cell is None or str(cell).strip() == "" else str(cell).strip()
+                         for i, cell in enumerate(cells, start=1)])
+
+
+def unique_names(names: list[str]) -> list[str]:
+    """Column names made unique as pandas' read_csv makes them: a repeat of `a` is `a.1`, then
+    `a.2`, skipping any name the header holds elsewhere (`a,a,a.1` is `a, a.2, a.1`)."""
+    taken = set(names)
     seen: set[str] = set()
-    for i, cell in enumerate(cells, start=1):
-        base = f"column_{i}" if cell is None or str(cell).strip() == "" else str(cell).strip()
-        name, n = base, 2
-        while name in seen:
-            name, n = f"{base}_{n}", n + 1
-        names.append(name)
+    counts: dict[str, int] = {}
+    out = []
+    for name in names:
+        if name in seen:
+            k = counts.get(name, 1)
+            while f"{name}.{k}" in taken or f"{name}.{k}" in seen:
+                k += 1
+            counts[name] = k + 1
+            name = f"{name}.{k}"
         seen.add(name)
-    return names
+        out.append(name)
+    return out
 
 
 def _read_database(path: Path, part: str | None) -> Any:

@@ -122,8 +122,8 @@ def test_excel_first_sheet_a_named_sheet_and_header_names(tmp_path: Path) -> Non
     book["Q3"].append([7])
     book.save(tmp_path / "book.xlsx")
     assert rows(ptc.table(tmp_path / "book.xlsx")) == [
-        {"region": "north", "amount": 10, "column_3": 1.5, "region_2": "n"},
-        {"region": "south", "amount": 20, "column_3": None, "region_2": "s"},
+        {"region": "north", "amount": 10, "column_3": 1.5, "region.1": "n"},
+        {"region": "south", "amount": 20, "column_3": None, "region.1": "s"},
     ]
     assert rows(ptc.read_data(f"{tmp_path / 'book.xlsx'}#Q3")["book"]) == [{"x": 7}]
     with pytest.raises(ptc.DataFileError, match="has no sheet 'Q4'; sheets: Sales, Q3"):
@@ -278,3 +278,59 @@ def test_the_stdlib_csv_reader_types_columns_as_pyarrow_does(body: list[list[str
             writer.writerow([f"c{i}" for i in range(len(body[0]))])
             writer.writerows(body)
         assert files._read_csv_arrow(path, ",").to_pylist() == files._read_csv_stdlib(path, ",")
+
+
+# issue 44, items 2 and 3: a quoted cell open at the end of the file, repeated column names
+
+OPEN_QUOTES = {
+    "one-row": ('a,b\n1,"unterminated\n2,3\n', 2),
+    "after-many-rows": ("a,b\n" + "".join(f"{i},x{i}\n" for i in range(1, 3000)) + '7,"open\n8,9\n', 3001),
+    "no-newline-at-the-end": ('a,b\n1,2\n3,"x', 3),
+}
+
+
+@pytest.mark.parametrize("reader", ["arrow", "stdlib"])
+@pytest.mark.parametrize("case", OPEN_QUOTES)
+def test_a_quoted_cell_the_file_ends_inside_is_refused_naming_its_line(tmp_path: Path, case: str,
+                                                                      reader: str) -> None:
+    """pandas refuses it (EOF inside string); pyarrow and the stdlib reader put the rest of the
+    file in the cell: a table one row short and a silently wrong answer."""
+    text, line = OPEN_QUOTES[case]
+    path = tmp_path / "t.csv"
+    path.write_text(text)
+    with pytest.raises(Exception, match="EOF inside string"):
+        import pandas as pd
+
+        pd.read_csv(path)
+    with pytest.raises(ptc.DataFileError, match=rf"t\.csv line {line}: a quoted cell has no closing quote"):
+        ptc.table(path) if reader == "arrow" else _stdlib_table(path)
+
+
+@pytest.mark.parametrize("text", ['a,b\n1,12" pipe\n2,3\n', 'a,b\n1,"x"y\n2,3\n', 'a,b\n1,"two\nlines"\n2,"a ""b"""\n'])
+def test_quotes_pandas_reads_are_read(tmp_path: Path, text: str) -> None:
+    import pandas as pd
+
+    path = tmp_path / "t.csv"
+    path.write_text(text)
+    assert rows(ptc.table(path)) == pd.read_csv(path).to_dict("records")
+
+
+@pytest.mark.parametrize("header", ["a,a,b", "x,y,x,x", "a,a,a.1", "a.1,a,a", "b,a,b,b.1,b"])
+def test_repeated_column_names_are_pandas_names(tmp_path: Path, header: str) -> None:
+    """pandas keeps every column of `a,a,b` as a, a.1, b (a name the header holds is skipped);
+    pyarrow refused the file, and a sheet's repeats were region_2 (now the same rule)."""
+    import pandas as pd
+
+    n = header.count(",") + 1
+    path = tmp_path / "t.csv"
+    path.write_text(f"{header}\n" + ",".join(str(i) for i in range(n)) + "\n")
+    want = pd.read_csv(path).to_dict("records")
+    assert rows(ptc.table(path)) == want
+    assert _stdlib_table(path) == want
+
+
+def _stdlib_table(path: Path) -> list[dict[str, object]]:
+    """The file read by the stdlib reader (the one used without pyarrow), under default load limits."""
+    from ptc.data import files
+
+    return files._read_csv_stdlib(path, ",")
