@@ -293,8 +293,7 @@ class Analyzer:
             if name not in names.tools:
                 close = suggest(name, names.tools)
                 raise _err(s, f"tool/{name} does not exist",
-                           hint=(f"did you mean tool/{close[0]}?" if close else
-                                 f"available: {', '.join(sorted(names.tools)) or 'no tools'}"))
+                           hint=(f"did you mean tool/{close[0]}?" if close else _tools_hint(names.tools)))
             return n.ToolRef(s.line, s.col, name)
         b = resolve(ns, name)
         if b is not None:
@@ -1313,6 +1312,22 @@ def _require_spec(a: Analyzer, spec: Any) -> None:
             raise _err(key, f"require: unsupported option {_show(key)} for {lib.full}", hint="use :as or :refer [names]")
 
 
+SEARCH_TOOL = "search-tools"  # ptc.tools.search.SEARCH_TOOL: a large catalog's search (a test keeps them equal)
+LISTED_TOOLS = 30  # names an unknown tool's hint lists at most
+
+
+def _tools_hint(tools: frozenset[str]) -> str:
+    """What an unknown tool's error offers when no name is close: the tools, or for a large
+    catalog how to search it (never hundreds of names)."""
+    if SEARCH_TOOL in tools:
+        return f'find tools with (tool/{SEARCH_TOOL} "what it does"), then (doc tool/name)'
+    names = sorted(tools)
+    if not names:
+        return "available: no tools"
+    more = f" and {len(names) - LISTED_TOOLS} more" if len(names) > LISTED_TOOLS else ""
+    return f"available: {', '.join(names[:LISTED_TOOLS])}{more}"
+
+
 def _library_home(name: str) -> str | None:
     """The library function a bare or dotted name means (median, np.median, scipy.stats.ttest_ind,
     train_test_split): `stats/median`, `stats/t-test-two-samples`, `ml/train-test-split`."""
@@ -1362,7 +1377,10 @@ def _find_doc(a: Analyzer, f: Coll, env: _Env, tail: bool) -> n.Node:
     arg = f.items[1]
     if isinstance(arg, Lit) and type(arg.value) is str:
         text = arg.value.lower()
-        return _printed(f, find_doc(lambda s: text in s.lower()))
+        found = find_doc(lambda s: text in s.lower())
+        if SEARCH_TOOL in a.st.names.tools:  # functions only: a large catalog's tools are searched apart
+            found += f"\n(tool/{SEARCH_TOOL} {_show(arg)}) searches this run's tools"
+        return _printed(f, found)
     if isinstance(arg, RegexLit):
         rx = a._regex(arg).compiled.rx
         return _printed(f, find_doc(lambda s: rx.search(s) is not None))

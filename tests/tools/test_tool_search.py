@@ -154,3 +154,19 @@ def test_a_result_is_bounded_in_tools_and_characters() -> None:
     assert out.count("(tool/") == MAX_LIMIT and len(out) < MAX_LIMIT * 1_200
     big = search_tool(tools).invoke({"query": "word", "limit": 1})
     assert big.startswith("(tool/big-tool") and big.endswith("... (doc tool/big-tool) for all") and len(big) <= 1_200
+
+
+def test_an_unknown_tool_or_find_doc_points_to_the_search() -> None:
+    from ptc.interpreter import analyzer
+
+    assert analyzer.SEARCH_TOOL == SEARCH_TOOL
+    tools = with_search(catalog(500))
+    with pytest.raises(ptc.PTCError) as e:
+        ptc.run('(tool/get-weather {:city "Lyon"})', tools=tools)
+    assert e.value.hint == f'find tools with (tool/{SEARCH_TOOL} "what it does"), then (doc tool/name)'
+    with pytest.raises(ptc.PTCError) as e:
+        ptc.run("(tool/zzz)", tools=catalog(40))  # listed, but never hundreds of names
+    assert e.value.hint.startswith("available: calendar-create-event, ") and e.value.hint.endswith(" and 10 more")
+    printed = ptc.run('(find-doc "forecast")', tools=tools).prints[0]
+    assert printed.endswith(f'\n(tool/{SEARCH_TOOL} "forecast") searches this run\'s tools')
+    assert SEARCH_TOOL not in ptc.run('(find-doc "forecast")', tools=catalog(10)).prints[0]
