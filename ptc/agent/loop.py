@@ -421,11 +421,11 @@ class Agent:
                         prints=partial.prints if partial is not None else (), tool_calls=calls,
                         note="\n".join(filter(None, (parsed.note, unkept))) or None, **base)
             emit("program_ran", number, ok=False, error=outcome.format(), duration=duration,
-                 tool_calls=[{**c.to_dict(), "ended": c.ended} for c in calls])
+                 tool_calls=[c.to_dict() for c in calls])
             return turn, None
         calls = outcome.tool_calls
         emit("program_ran", number, ok=True, duration=duration, prints=list(outcome.prints),
-             tool_calls=[{**c.to_dict(), "ended": c.ended} for c in calls])
+             tool_calls=[c.to_dict() for c in calls])
         for call in calls:
             emit("tool_called", number, **call.to_dict())
         fields = dict(program=code, result=outcome.value, prints=outcome.prints, tool_calls=calls,

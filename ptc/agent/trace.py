@@ -115,19 +115,21 @@ def provider_and_model(llm: Any) -> tuple[str, str | None]:
     return "_OTHER", model
 
 
-def tool_error_type(message: str) -> str:
-    """error.type of a failed tool call: the exception's class when the tool raised one,
-    "timeout" when the run's deadline came first, else the kind of ptc's refusal."""
-    import re
+def tool_error_type(error: BaseException) -> str:
+    """error.type of a failed tool call: the class of the exception the tool raised, "timeout"
+    when the run's deadline came first, "limit" for a limit, else "ptc.tool_error" (a tool's
+    own refusal, a PTCError)."""
+    from ..interpreter.errors import PTCError
+    from ..interpreter.tool_calls import Abandoned
 
-    raised = re.match(r"tool/\S+ failed: ([A-Za-z_][\w.]*):", message)
-    if raised:
-        return raised[1]
-    if "still running at the deadline" in message:
+    if isinstance(error, Abandoned):
         return "timeout"
-    if "limit " in message and "exceeded" in message:
-        return "limit"
-    return "ptc.tool_error"
+    if isinstance(error, PTCError):
+        raised = error.__context__  # a Python exception the call turned into a tool error
+        if isinstance(raised, Exception) and not isinstance(raised, (PTCError, Abandoned)):
+            return type(raised).__name__
+        return "limit" if error.kind == "limit" else "ptc.tool_error"
+    return type(error).__name__
 
 
 def _json(value: Any) -> str:
@@ -149,13 +151,16 @@ class Telemetry:
           ptc.program                 INTERNAL  each turn's program: its text, limits, outcome
             execute_tool {tool}       INTERNAL  each tool call the program made
 
-    Spans are made from the run's events; they carry the events' own times. Message and tool
-    content only when `capture_content()`."""
+    Each span is the current one while its operation goes: the run's for the run (`scope`), a
+    chat span from llm_request to llm_replied, a program's from the reply to program_ran, a
+    tool call's around the call (`tool_calls.TOOL_WATCHER`; the tool's worker thread gets the
+    context), so a sub-agent's spans and other instrumentation nest where they happen. Message
+    and tool content only when `capture_content()`."""
 
     def __init__(self, run_id: str, agent: Any, capture: bool | None = None) -> None:
-        from opentelemetry import trace as ot
+        from opentelemetry import context, trace as ot
 
-        self._ot = ot
+        self._ot, self._context = ot, context
         self.tracer = ot.get_tracer("ptc")
         self.run_id = run_id
         self.capture = capture_content() if capture is None else capture
@@ -175,11 +180,12 @@ class Telemetry:
             attributes["gen_ai.input.messages"] = _text_messages([{"role": "user", "content": agent.mission}])
         self.run_span = self.tracer.start_span(f"invoke_agent {agent.name}", kind=ot.SpanKind.INTERNAL,
                                                attributes=attributes)
-        self._run_context = ot.set_span_in_context(self.run_span)
         self.finished = False
-        self.request_time: float | None = None
-        self.request_messages: Any = None
-        self.program: dict[str, Any] | None = None  # the turn's program_ran data, until turn_finished
+        self.turn = 0
+        self.calls = 0  # tool calls of the turn's program so far
+        self.chat: tuple[Any, Any] | None = None  # (span, context token) while the model answers
+        self.program: tuple[Any, Any] | None = None  # while the program runs
+        self.ran: tuple[Any, float] | None = None  # (span, end time) from program_ran to turn_finished
 
     @classmethod
     def for_run(cls, run_id: str, agent: Any) -> "Telemetry | None":
@@ -188,24 +194,33 @@ class Telemetry:
 
     @contextmanager
     def scope(self) -> Iterator[None]:
-        """The run's span as the current one while the run goes (other instrumentation in the
-        run's thread joins its trace); a run that ends without run_finished ends it as an error."""
-        from opentelemetry import context
+        """The run's span as the current one while the run goes, and its tool calls watched;
+        a run that ends without run_finished (an exception) ends its open spans as errors."""
+        from ..interpreter.tool_calls import TOOL_WATCHER
 
-        token = context.attach(self._run_context)
+        token = self._context.attach(self._ot.set_span_in_context(self.run_span))
+        watching = TOOL_WATCHER.set(self._watch)
         try:
             yield
         finally:
-            context.detach(token)
+            TOOL_WATCHER.reset(watching)
+            for open_span in (self.chat, self.program):
+                if open_span is not None:
+                    self._fail(open_span[0], "_OTHER", "the run stopped here")
+                    open_span[0].end()
+            if self.ran is not None:
+                self.ran[0].end(end_time=int(self.ran[1] * 1e9))
+            self.chat = self.program = self.ran = None
+            self._context.detach(token)
             if not self.finished:
                 self.finished = True
-                self.run_span.set_status(self._ot.Status(self._ot.StatusCode.ERROR, "the run stopped unfinished"))
-                self.run_span.set_attribute("error.type", "_OTHER")
+                self._fail(self.run_span, "_OTHER", "the run stopped unfinished")
                 self.run_span.end()
 
-    def _start(self, name: str, start: float, kind: Any, attributes: dict[str, Any], parent: Any = None) -> Any:
-        return self.tracer.start_span(name, context=parent or self._run_context, kind=kind, attributes=attributes,
-                                      start_time=int(start * 1e9))
+    def _begin(self, name: str, kind: Any, attributes: dict[str, Any]) -> tuple[Any, Any]:
+        """A span started now under the current one, made current (its context token)."""
+        span = self.tracer.start_span(name, kind=kind, attributes=attributes)
+        return span, self._context.attach(self._ot.set_span_in_context(span))
 
     def _fail(self, span: Any, error_type: str, message: str) -> None:
         span.set_attribute("error.type", error_type)
@@ -223,19 +238,24 @@ class Telemetry:
         if data.get("resumed_at"):
             self.run_span.set_attribute("ptc.resumed_at", int(data["resumed_at"]))
 
-    def _on_llm_request(self, event: Event) -> None:
-        self.request_time = event.time
-        self.request_messages = event.data.get("messages") if self.capture else None
+    def _on_turn_started(self, event: Event) -> None:
+        self.turn, self.calls = event.turn or 0, 0
 
-    def _on_llm_replied(self, event: Event) -> None:
-        data = event.data
-        start = self.request_time if self.request_time is not None else event.time - float(data.get("duration", 0))
+    def _on_llm_request(self, event: Event) -> None:
         attributes: dict[str, Any] = {"gen_ai.operation.name": "chat", "gen_ai.provider.name": self.provider,
                                       "ptc.turn": event.turn or 0, **self.server}
         if self.model:
             attributes["gen_ai.request.model"] = self.model
-        span = self._start(f"chat {self.model}" if self.model else "chat", start, self._ot.SpanKind.CLIENT,
-                           attributes)
+        if self.capture:
+            attributes["gen_ai.input.messages"] = _text_messages(event.data.get("messages"))
+        self.chat = self._begin(f"chat {self.model}" if self.model else "chat", self._ot.SpanKind.CLIENT, attributes)
+
+    def _on_llm_replied(self, event: Event) -> None:
+        if self.chat is None:
+            return
+        (span, token), self.chat = self.chat, None
+        self._context.detach(token)
+        data = event.data
         if isinstance(data.get("model"), str) and data["model"]:
             span.set_attribute("gen_ai.response.model", data["model"])
         for key, attribute in GEN_AI_USAGE.items():
@@ -243,8 +263,6 @@ class Telemetry:
                 span.set_attribute(attribute, data[key])
         if isinstance(data.get("cost"), (int, float)):
             span.set_attribute("ptc.cost_usd", float(data["cost"]))
-        if self.request_messages is not None:
-            span.set_attribute("gen_ai.input.messages", _text_messages(self.request_messages))
         if not data.get("ok", True):
             self._fail(span, str(data.get("kind") or "_OTHER"), str(data.get("error", "")))
             if data.get("retries"):
@@ -253,21 +271,27 @@ class Telemetry:
             span.set_attribute("gen_ai.output.messages", _json([{
                 "role": "assistant", "parts": [{"type": "text", "content": data.get("text", "")}],
                 "finish_reason": "stop"}]))
-        span.end(end_time=int(event.time * 1e9))
-        self.request_time = self.request_messages = None
+        span.end()
+        if data.get("ok", True):
+            from .response import parse_reply
+
+            code = parse_reply(str(data.get("text", ""))).code  # what the loop runs next, if anything
+            if code is not None:
+                self.program = self._begin("ptc.program", self._ot.SpanKind.INTERNAL,
+                                           {"ptc.turn": event.turn or 0, "ptc.program": code, **self.limits})
 
     def _on_program_ran(self, event: Event) -> None:
-        self.program = {"end": event.time, **event.data}
+        if self.program is None:
+            return
+        (span, token), self.program = self.program, None
+        self._context.detach(token)
+        self.ran = (span, event.time)  # ended at turn_finished, which says how the program ended
 
     def _on_turn_finished(self, event: Event) -> None:
-        ran, self.program = self.program, None
+        if self.ran is None:
+            return
+        (span, end), self.ran = self.ran, None
         record = event.data.get("record") or {}
-        if ran is None or record.get("program") is None:
-            return  # no program in the reply
-        end = float(ran["end"])
-        start = end - float(ran.get("duration") or 0.0)
-        attributes: dict[str, Any] = {"ptc.turn": event.turn or 0, "ptc.program": record["program"], **self.limits}
-        span = self._start("ptc.program", start, self._ot.SpanKind.INTERNAL, attributes)
         error = record.get("error") or {}
         if record.get("returned"):
             outcome = "returned"
@@ -279,44 +303,47 @@ class Telemetry:
             outcome = "continued"
         span.set_attribute("ptc.program.outcome", outcome)
         if error:
-            span.set_attribute("ptc.program.error", str(error.get("message", ""))[:2000])
+            message = str(error.get("message", ""))
+            span.set_attribute("ptc.program.error", message[:2000])
             kind = str(error.get("kind") or "_OTHER")
             if kind == "limit":
                 import re
 
-                limit = re.search(r"limit (\w+)=", str(error.get("message", "")))
+                limit = re.search(r"limit (\w+)=", message)
                 if limit:
                     span.set_attribute("ptc.program.limit", limit[1])
-            self._fail(span, kind, str(error.get("message", "")))
+            self._fail(span, kind, message)
         if self.capture and record.get("prints"):
             span.set_attribute("ptc.program.prints", [str(p) for p in record["prints"]])
         if self.capture and outcome in ("returned", "continued"):
             span.set_attribute("ptc.program.result", str(record.get("result", "")))
-        parent = self._ot.set_span_in_context(span)
-        for index, call in enumerate(ran.get("tool_calls") or ()):
-            self._tool_span(call, index, event.turn, parent, start, end)
         span.end(end_time=int(end * 1e9))
 
-    def _tool_span(self, call: dict[str, Any], index: int, turn: int | None, parent: Any, start: float,
-                   end: float) -> None:
-        name = str(call.get("name"))
-        duration = float(call.get("duration") or 0.0)
-        ended = min(float(call.get("ended") or end), end)
-        began = max(ended - duration, start)
+    @contextmanager
+    def _watch(self, name: str, args: Any) -> Iterator[Any]:
+        """One tool call's execute_tool span, current while the call goes (the watcher of
+        ptc.interpreter.tool_calls.recorded_call)."""
+        index, self.calls = self.calls, self.calls + 1
         attributes: dict[str, Any] = {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": name,
                                       "gen_ai.tool.type": "function",
                                       # the id the session store gives the call (ptc.store.recorder.tool_call_id)
-                                      "gen_ai.tool.call.id": f"{self.run_id}-{turn if turn is not None else 0}-{index}"}
+                                      "gen_ai.tool.call.id": f"{self.run_id}-{self.turn}-{index}"}
         if self.descriptions.get(name):
             attributes["gen_ai.tool.description"] = self.descriptions[name][:1000]
         if self.capture:
-            attributes["gen_ai.tool.call.arguments"] = _json(call.get("args"))
-        span = self._start(f"execute_tool {name}", began, self._ot.SpanKind.INTERNAL, attributes, parent)
-        if call.get("error"):
-            self._fail(span, tool_error_type(str(call["error"])), str(call["error"]))
-        elif self.capture:
-            span.set_attribute("gen_ai.tool.call.result", _json(call.get("result")))
-        span.end(end_time=int(ended * 1e9))
+            from ..interpreter.values import to_python
+
+            attributes["gen_ai.tool.call.arguments"] = _json(to_python(args))
+        span, token = self._begin(f"execute_tool {name}", self._ot.SpanKind.INTERNAL, attributes)
+        watch = _Watch(span, self.capture)
+        try:
+            yield watch
+        except BaseException as e:
+            self._fail(span, tool_error_type(e), str(getattr(e, "message", e)))
+            raise
+        finally:
+            self._context.detach(token)
+            span.end()
 
     def _on_run_finished(self, event: Event) -> None:
         data = event.data
@@ -338,7 +365,22 @@ class Telemetry:
                 "role": "assistant", "parts": [{"type": "text", "content": _json(data.get("value"))}],
                 "finish_reason": "stop"}]))
         self.finished = True
-        span.end(end_time=int(event.time * 1e9))
+        span.end()
+
+
+class _Watch:
+    """What a tool call's span is told of the call's result (captured when content is)."""
+
+    __slots__ = ("span", "capture")
+
+    def __init__(self, span: Any, capture: bool) -> None:
+        self.span, self.capture = span, capture
+
+    def returned(self, result: Any) -> None:
+        if self.capture:
+            from ..interpreter.values import to_python
+
+            self.span.set_attribute("gen_ai.tool.call.result", _json(to_python(result)))
 
 
 def _server(api_base: Any) -> dict[str, Any]:

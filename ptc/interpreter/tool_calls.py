@@ -22,7 +22,7 @@ import queue
 import threading
 import time
 from concurrent.futures import Future, TimeoutError as FutureTimeout
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from . import context, hooks
@@ -99,20 +99,25 @@ def abandoned_error(name: str, timeout: float) -> PTCError:
 
 @dataclass(frozen=True)
 class ToolCall:
-    """One tool call a program made: PTC values in and out, and how long it took. `ended`:
-    when the record was made (time.time(), the call's end; an isolated run's calls are recorded
-    when the child's result reaches the host), which places the call's span in a trace."""
+    """One tool call a program made: PTC values in and out, and how long it took."""
 
     name: str
     args: Any
     result: Any = None
     error: str | None = None
     duration: float = 0.0
-    ended: float = field(default_factory=time.time, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "args": v.to_python(self.args), "result": v.to_python(self.result),
                 "error": self.error, "duration": self.duration}
+
+
+# What watches the tool calls made in this context (an agent's OpenTelemetry spans,
+# ptc.agent.trace): `watcher(name, args)` is entered around each call, in the program's thread
+# (the host's for an isolated run), before the tool's worker starts; the value it gives is told
+# the raw result (`.returned(result)`), a failure reaches its __exit__ as the exception raised.
+TOOL_WATCHER: contextvars.ContextVar[Callable[[str, Any], Any] | None] = contextvars.ContextVar(
+    "ptc_tool_watcher", default=None)
 
 
 def recorded_call(name: str, tool: Any, args: Any, deadline: float, timeout: float,
@@ -121,6 +126,17 @@ def recorded_call(name: str, tool: Any, args: Any, deadline: float, timeout: flo
     tool runs by the deadline; a failure is recorded and raised as a PTCError (Abandoned as
     it is: the caller ends the run), a Python exception as a tool error naming it. Returns the
     raw result and when the call started (the caller records a success, once converted)."""
+    watcher = TOOL_WATCHER.get()
+    if watcher is None:
+        return _recorded_call(name, tool, args, deadline, timeout, records)
+    with watcher(name, args) as watch:
+        result, start = _recorded_call(name, tool, args, deadline, timeout, records)
+        watch.returned(result)
+        return result, start
+
+
+def _recorded_call(name: str, tool: Any, args: Any, deadline: float, timeout: float,
+                   records: list[ToolCall]) -> tuple[Any, float]:
     start = time.perf_counter()
     try:
         return invoke_tool(name, tool, args, deadline), start

@@ -152,6 +152,31 @@ def test_failures_carry_error_type_and_what_stopped_the_program(exporter) -> Non
     assert _one(spans, "invoke_agent adder").attributes["ptc.stop_reason"] == "llm"
 
 
+def test_a_tool_still_running_at_the_deadline_is_a_timeout(exporter) -> None:
+    import time
+
+    def slow() -> int:
+        time.sleep(1.0)
+        return 1
+
+    _, spans = _run(exporter, ["```clojure\n(tool/slow)\n```", "```clojure\n(return 0)\n```"],
+                    tools={"slow": slow}, limits=ptc.Limits(timeout=0.2))
+    tool = _one(spans, "execute_tool slow")
+    assert tool.attributes["error.type"] == "timeout" and tool.status.status_code is StatusCode.ERROR
+    program = next(s for s in spans if s.context.span_id == tool.parent.span_id)
+    assert program.attributes["ptc.program.limit"] == "timeout"
+
+
+def test_an_isolated_programs_tool_calls_are_spans_of_the_host(exporter) -> None:
+    """Limits(isolation="process"): the host makes the calls, so their spans nest and time the same."""
+    step, spans = _run(exporter, TWO_TURNS, tools={"two": lambda: 2}, limits=ptc.Limits(isolation="process"))
+    assert step.ok and step.value == 3
+    tool = _one(spans, "execute_tool two")
+    program = next(s for s in spans if s.context.span_id == tool.parent.span_id)
+    assert program.name == "ptc.program" and program.attributes["ptc.limits.isolation"] == "process"
+    assert program.start_time <= tool.start_time <= tool.end_time <= program.end_time
+
+
 def test_a_run_inside_a_span_of_the_application_joins_its_trace(exporter) -> None:
     from opentelemetry import trace
 
@@ -162,9 +187,9 @@ def test_a_run_inside_a_span_of_the_application_joins_its_trace(exporter) -> Non
     assert agent.parent.span_id == outer.get_span_context().span_id
 
 
-def test_a_sub_agent_joins_its_callers_trace(exporter) -> None:
-    """A sub-agent runs inside a tool call (a worker thread that gets the caller's context):
-    its invoke_agent is a child of the calling agent's, in the same trace."""
+def test_a_sub_agent_nests_under_the_tool_call_that_runs_it(exporter) -> None:
+    """A sub-agent runs inside a tool call, on a worker thread that gets the caller's context:
+    its invoke_agent is a child of that call's execute_tool span, in the caller's trace."""
     sub = ptc.Agent("Double it", llm=ptc.ScriptedLLM(["```clojure\n(return 42)\n```"]), name="doubler")
     exporter.clear()
     step = ptc.Agent("Ask the doubler", tools=[sub.as_tool("doubler", "Doubles a number.")], name="boss",
@@ -172,10 +197,14 @@ def test_a_sub_agent_joins_its_callers_trace(exporter) -> None:
     assert step.ok and step.value == 42
     spans = list(exporter.get_finished_spans())
     boss, doubler = _one(spans, "invoke_agent boss"), _one(spans, "invoke_agent doubler")
-    assert doubler.parent.span_id == boss.context.span_id
-    assert {s.context.trace_id for s in spans} == {boss.context.trace_id}
     tool = _one(spans, "execute_tool doubler")
+    program = next(s for s in spans if s.context.span_id == tool.parent.span_id)
+    assert program.name == "ptc.program" and program.parent.span_id == boss.context.span_id
+    assert doubler.parent.span_id == tool.context.span_id
+    assert {s.context.trace_id for s in spans} == {boss.context.trace_id}
     assert tool.start_time <= doubler.start_time <= doubler.end_time <= tool.end_time
+    inner = [s for s in spans if s.parent is not None and s.parent.span_id == doubler.context.span_id]
+    assert sorted(s.name for s in inner) == ["chat scripted", "ptc.program"]
 
 
 def test_arun_spans_nest_the_same_way(exporter) -> None:
