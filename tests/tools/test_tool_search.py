@@ -170,3 +170,21 @@ def test_an_unknown_tool_or_find_doc_points_to_the_search() -> None:
     printed = ptc.run('(find-doc "forecast")', tools=tools).prints[0]
     assert printed.endswith(f'\n(tool/{SEARCH_TOOL} "forecast") searches this run\'s tools')
     assert SEARCH_TOOL not in ptc.run('(find-doc "forecast")', tools=catalog(10)).prints[0]
+
+
+def test_an_agent_searches_in_one_turn_and_calls_in_the_next() -> None:
+    def block(code: str) -> str:
+        return f"```clojure\n{code}\n```"
+
+    def second(messages: list[dict]) -> str:
+        seen = messages[-1]["content"]
+        assert "(tool/weather-get-forecast {:city :any, :days :any}) -> :any" in seen  # the search's output
+        name = next(line for line in seen.splitlines() if line.startswith("(tool/")).split()[0][1:]
+        return block(f'(return ({name} {{:city "Paris" :days 2}}))')
+
+    llm = ptc.ScriptedLLM([block('(println (tool/search-tools "weather forecast for Paris"))'), second])
+    step = ptc.Agent("Will it rain in Paris?", tools=catalog(300), llm=llm).run()
+    assert step.ok and step.value == {"tool": "weather-get-forecast"}, step
+    system = llm.requests[0][0]["content"]
+    assert "300 tools, too many to list" in system and "weather-get-alerts" not in system
+    assert [c.name for t in step.turns for c in t.tool_calls] == [SEARCH_TOOL, "weather-get-forecast"]
