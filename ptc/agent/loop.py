@@ -112,6 +112,9 @@ class Agent:
     server, a proxy); see docs/agent.md "Local model servers". `tool_search`: above this many
     tools (default 30, ptc.tools.search) the prompt lists the tools' groups instead of their
     signatures and programs find tools with `(tool/search-tools "...")`; False lists every tool.
+    `capture_content`: whether the run's OpenTelemetry spans carry prompts, replies and tool
+    arguments and results (None: as OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT says);
+    see docs/agent.md "OpenTelemetry".
     """
 
     def __init__(
@@ -136,6 +139,7 @@ class Agent:
         session_id: str | None = None,
         recorder: EventHandler | None = None,
         tool_search: bool | int | None = None,
+        capture_content: bool | None = None,
     ) -> None:
         from ..compression import resolve_strategy
         from ..tools import as_tools
@@ -168,6 +172,7 @@ class Agent:
         self.store = store
         self.session_id = session_id
         self.recorder = recorder  # persists the run instead of the store's default recorder
+        self.capture_content = capture_content
         self._system_prompt: str | None = None
 
     # -- prompt -------------------------------------------------------------------------

@@ -190,7 +190,7 @@ class Telemetry:
     @classmethod
     def for_run(cls, run_id: str, agent: Any) -> "Telemetry | None":
         """The run's spans when the application traces (`tracing_on`), else None."""
-        return cls(run_id, agent) if tracing_on() else None
+        return cls(run_id, agent, getattr(agent, "capture_content", None)) if tracing_on() else None
 
     @contextmanager
     def scope(self) -> Iterator[None]:

@@ -101,7 +101,7 @@ def test_span_tree_names_kinds_and_attributes(exporter, monkeypatch) -> None:
                    for s in spans for k in s.attributes)
 
 
-def test_content_is_captured_when_the_environment_says_so(exporter, monkeypatch) -> None:
+def test_content_is_captured_when_the_environment_or_the_agent_says_so(exporter, monkeypatch) -> None:
     monkeypatch.setenv("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "true")
     step, spans = _run(exporter, ["```clojure\n(return (tool/add {:a 1 :b 2}))\n```"],
                        tools={"add": lambda a, b: {"sum": a + b}})
@@ -124,6 +124,14 @@ def test_content_is_captured_when_the_environment_says_so(exporter, monkeypatch)
     _, spans = _run(exporter, ["```clojure\n(return (tool/add {:a 1 :b 2}))\n```"],
                     tools={"add": lambda a, b: {"sum": a + b}})
     assert "gen_ai.tool.call.arguments" not in _one(spans, "execute_tool add").attributes
+    _, spans = _run(exporter, ["```clojure\n(return (tool/add {:a 1 :b 2}))\n```"],
+                    tools={"add": lambda a, b: {"sum": a + b}}, capture_content=True)  # the option wins
+    assert json.loads(_one(spans, "execute_tool add").attributes["gen_ai.tool.call.result"]) == {"sum": 3}
+    monkeypatch.setenv("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "true")
+    _, spans = _run(exporter, ["```clojure\n(return (tool/add {:a 1 :b 2}))\n```"],
+                    tools={"add": lambda a, b: {"sum": a + b}}, capture_content=False)
+    assert not any(k.startswith(("gen_ai.input", "gen_ai.output", "gen_ai.tool.call.arg", "gen_ai.tool.call.res"))
+                   for s in spans for k in s.attributes)
 
 
 def test_failures_carry_error_type_and_what_stopped_the_program(exporter) -> None:
