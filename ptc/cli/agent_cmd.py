@@ -9,7 +9,7 @@ import click
 
 from .common import (chart_option, compression_option, data_option, load_data, load_tools, model_llm, open_replay,
                      prompt_option, run_limits, save_chart, server_options, tools_option)
-from .mcp_options import load_mcp_tools, mcp_options
+from .mcp_options import load_mcp_tools, mcp_options, tool_search_option
 from .turns_view import progress_printer
 
 EPILOG = """\b
@@ -31,6 +31,7 @@ Examples:
 @data_option
 @tools_option("Tools to offer")
 @mcp_options
+@tool_search_option
 @click.option("--model", default="openai/gpt-4o-mini", show_default=True, help="Any litellm model name.")
 @server_options
 @click.option("--max-turns", type=click.IntRange(1, 100), default=5, show_default=True)
@@ -43,7 +44,7 @@ Examples:
 @run_limits
 @chart_option
 def agent_cmd(mission: str, data_specs: tuple[str, ...], tool_specs: tuple[str, ...], mcp_servers: tuple[str, ...],
-              mcp_headers: tuple[str, ...], model: str, api_base: str | None, api_key: str | None,
+              mcp_headers: tuple[str, ...], tool_search: bool | int | None, model: str, api_base: str | None, api_key: str | None,
               max_turns: int, compression: str, prompt_profile: str, signature: str | None,
               replay: str | None, record: str | None, trace: str | None, limits: Any,
               chart_path: str | None) -> None:
@@ -59,7 +60,8 @@ def agent_cmd(mission: str, data_specs: tuple[str, ...], tool_specs: tuple[str, 
         llm = ptc.RecordingLLM(llm, record)
     try:
         agent = ptc.Agent(mission, tools=tools, data=data, llm=llm, max_turns=max_turns, compression=compression,
-                          prompt=prompt_profile, signature=signature, limits=limits, on_event=progress_printer(), trace=trace)
+                          prompt=prompt_profile, signature=signature, limits=limits, on_event=progress_printer(), trace=trace,
+                          tool_search=tool_search)
     except (ValueError, TypeError) as e:
         raise click.ClickException(str(e)) from e
     step = agent.run()

@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from .common import data_option, limits_option, load_data, load_tools, parse_limits, tools_option
-from .mcp_options import load_mcp_tools, mcp_options, release_all
+from .mcp_options import load_mcp_tools, mcp_options, release_all, tool_search_option
 
 TOKEN_ENV = "PTC_MCP_TOKEN"
 
@@ -40,13 +40,11 @@ def mcp_group() -> None:
               help="Client sessions kept at once; past it the least recently used idle one is dropped.")
 @click.option("--session-idle", default=600.0, show_default=True, type=click.FloatRange(min=0, min_open=True),
               metavar="SECONDS", help="Drop a session's definitions after this long without a call.")
-@click.option("--tool-search", default=None, metavar="N|on|off",
-              help="Above N tools (default 30) the description lists the tools' groups instead of every "
-                   "signature, and programs find tools with (tool/search-tools \"...\"); on: always, off: never.")
+@tool_search_option
 def serve_cmd(data_specs: tuple[str, ...], tool_specs: tuple[str, ...], mcp_servers: tuple[str, ...],
               mcp_headers: tuple[str, ...], limits_text: str | None, http_address: str | None,
               token: str | None, name: str, max_sessions: int, session_idle: float,
-              tool_search: str | None) -> None:
+              tool_search: bool | int | None) -> None:
     """Serve an MCP server whose tool run_ptc_lisp {program} runs PTC-Lisp programs that call
     these tools (Python tools and the tools of upstream MCP servers) and read this data, so
     the client's model sees one tool and gets back only each program's answer. A second tool,
@@ -54,7 +52,6 @@ def serve_cmd(data_specs: tuple[str, ...], tool_specs: tuple[str, ...], mcp_serv
     call: with only --data there is none). Definitions persist per client
     session. Stdio by default (what desktop MCP clients start)."""
     limits = parse_limits(limits_text)
-    searched = parse_tool_search(tool_search)
     http = parse_address(http_address) if http_address is not None else None
     if http is None and "-" in data_specs:
         raise click.UsageError("--data - reads stdin, which a stdio server speaks MCP on: give a file, or use --http")
@@ -64,7 +61,7 @@ def serve_cmd(data_specs: tuple[str, ...], tool_specs: tuple[str, ...], mcp_serv
     data = load_data(data_specs)
     upstream = load_mcp_tools(mcp_servers, mcp_headers, hold=True)  # the servers that listed go on serving
     try:
-        serve(tools + upstream, data, limits, name, http, token, max_sessions, session_idle, searched)
+        serve(tools + upstream, data, limits, name, http, token, max_sessions, session_idle, tool_search)
     finally:
         release_all(upstream)
 
@@ -92,20 +89,6 @@ def serve(tools: list[Any], data: Any, limits: Any, name: str, http: tuple[str, 
                           announce=lambda url: click.echo(f"{note}, listening on {url}", err=True))
     except MCPServerError as e:  # an upstream that listed its tools but does not start again
         raise click.ClickException(str(e)) from None
-
-
-def parse_tool_search(text: str | None) -> bool | int | None:
-    """--tool-search: None (the default threshold), a number of tools, on (always) or off (never)."""
-    if text is None:
-        return None
-    word = text.strip().lower()
-    if word in ("on", "true", "yes"):
-        return True
-    if word in ("off", "false", "no"):
-        return False
-    if word.isdigit():
-        return int(word)
-    raise click.BadParameter(f"{text!r} is not a number of tools, on or off", param_hint="--tool-search")
 
 
 def parse_address(text: str) -> tuple[str, int]:

@@ -1,4 +1,4 @@
-"""`--mcp` and `--mcp-header`: tools from MCP servers for `ptc agent` and `ptc chat`."""
+"""`--mcp` and `--mcp-header`: tools from MCP servers for `ptc agent` and `ptc chat`; `--tool-search`."""
 
 from __future__ import annotations
 
@@ -19,6 +19,28 @@ def mcp_options(f: F) -> F:
         help="Offer the tools of an MCP server (repeatable): a command line started as a subprocess "
              "(stdio), or an http(s):// URL (streamable HTTP).",
     )(f)
+
+
+def tool_search_option(f: F) -> F:
+    """--tool-search N|on|off: the threshold of tool search (ptc.tools.search), parsed."""
+    return click.option(
+        "--tool-search", "tool_search", default=None, metavar="N|on|off", callback=_tool_search,
+        help="Above N tools (default 30) the prompt lists the tools' groups instead of every signature, and "
+             "programs find tools with (tool/search-tools \"...\"); on: always, off: never.",
+    )(f)
+
+
+def _tool_search(ctx: Any, param: Any, text: str | None) -> bool | int | None:
+    if text is None:
+        return None
+    word = text.strip().lower()
+    if word in ("on", "true", "yes"):
+        return True
+    if word in ("off", "false", "no"):
+        return False
+    if word.isdigit():
+        return int(word)
+    raise click.BadParameter(f"{text!r} is not a number of tools, on or off")
 
 
 def parse_headers(values: tuple[str, ...]) -> dict[str, str]:

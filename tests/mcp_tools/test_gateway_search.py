@@ -69,3 +69,13 @@ def test_below_the_threshold_or_when_off_every_signature_is_listed() -> None:
         assert "search-tools" not in description
     finally:
         c.close()
+
+
+def test_the_option_is_a_number_on_or_off() -> None:
+    from click.testing import CliRunner
+
+    from ptc.cli.main import main
+
+    for args in (["mcp", "serve", "--tool-search", "lots"], ["agent", "m", "--tool-search", "-1"]):
+        out = CliRunner().invoke(main, args)
+        assert out.exit_code == 2 and "is not a number of tools, on or off" in out.output, out.output
