@@ -18,6 +18,7 @@ value. With no record, two argument mistakes that make nil are recognised in the
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from dataclasses import dataclass
@@ -250,6 +251,98 @@ def nil_hint(source: str, line: int | None, data: Mapping[str, Any],
                 if close is not None:
                     return f"{close} (in {label})"
     return None
+
+
+_MAKES_KEYS = {"assoc", "assoc-in", "update", "update-in", "rename-keys", "zipmap", "hash-map", "array-map",
+               "select-keys"}  # the keys a program gives these are keys of its own maps
+
+
+@functools.lru_cache(maxsize=256)
+def _keys_read_not_made(source: str) -> tuple[v.Keyword, ...]:
+    """The keywords the program reads from maps (key_reads) and never makes a key of its own
+    (a map literal's key, a key given to assoc, update...); once per program text."""
+    try:
+        forms = read(source)
+    except PTCError:
+        return ()
+    made: set[Any] = set()
+    stack = list(forms)
+    while stack:
+        f = stack.pop()
+        if not isinstance(f, Coll):
+            continue
+        if f.kind == "map":
+            made.update(x.value for x in f.items[0::2] if isinstance(x, Lit))
+        elif f.kind == "list" and f.items and isinstance(f.items[0], Sym) and f.items[0].name in _MAKES_KEYS:
+            inner = list(f.items[1:])
+            while inner:
+                x = inner.pop()
+                if isinstance(x, Lit):
+                    made.add(x.value)
+                elif isinstance(x, Coll) and x.kind == "vector":
+                    inner.extend(x.items)
+        stack.extend(f.items)
+    return tuple(k for k in key_reads(forms) if k not in made)
+
+
+def _has_key(rows: Any, key: Any, scan: int = 1_000) -> bool:
+    """Whether a row (a table's column, or one of the first `scan` rows) has the key."""
+    if type(rows) is v.Table:
+        return key in rows.keys
+    return any(type(r) in v.MAP_TYPES and v.lookup(r, key, _END) is not _END for r in itertools.islice(rows, scan))
+
+
+def _nested_keys(rows: Any, scan: int = 20) -> set[Any]:
+    """The keys of the first rows and of the maps inside them (one level, vectors of maps too):
+    a key read from a row's nested map is no misspelling."""
+    keys: set[Any] = set()
+    for row in itertools.islice(rows, scan):
+        if type(row) not in v.MAP_TYPES:
+            continue
+        for _, x in itertools.islice(v.map_items(row), 200):
+            inner = [x] if type(x) in v.MAP_TYPES else list(itertools.islice(x, 5)) \
+                if type(x) in v.VECTOR_TYPES else []
+            for m in inner:
+                if type(m) in v.MAP_TYPES:
+                    keys.update(itertools.islice(v.map_keys(m), 200))
+    return keys
+
+
+def missing_key_note(source: str, data: Mapping[str, Any], tool_results: Sequence[tuple[str, Any]] = ()) -> str | None:
+    """A key the program reads from rows that no row of its inputs has, while one of them has a
+    close spelling (`(sum-by :precip t)` for :precipitation): every read of it is nil, which an
+    aggregate turns into a believable 0, one nil group or an empty keep. One line, or None."""
+    tables = _tables(data, tool_results)
+    if not tables:
+        return None
+    for key in _keys_read_not_made(source):
+        if any(_has_key(rows, key) or key in _nested_keys(rows) for _, rows in tables):
+            continue
+        for label, rows in tables:
+            keys = _keys_of(rows)
+            close = _missing_key(key, keys) if _near(key, keys) else None
+            if close is not None:
+                return f"note: every ({_text(key)} row) is nil: {close} (in {label})"
+    return None
+
+
+def _near(key: Any, keys: list[Any]) -> bool:
+    """A key the note names for any answer, not only an empty one, must be close to a real one:
+    the same but for case and separators (:dep-delay, :dep_delay), a prefix of three letters or
+    more (:precip of :precipitation), or a near spelling (:weathr); :kind is not :id."""
+    import difflib
+
+    def norm(x: str) -> str:
+        return re.sub(r"[-_ .]", "", x.lower())
+
+    name = norm(key.name if type(key) is v.Keyword else str(key))
+    for k in keys:
+        other = norm(k.name if type(k) is v.Keyword else str(k))
+        if name == other or (len(name) >= 3 and (other.startswith(name) or name.startswith(other) and len(other) >= 3)):
+            return True
+        if difflib.SequenceMatcher(None, name, other).ratio() >= 0.8:
+            return True
+    return False
 
 
 def _keys_of(rows: Any) -> list[Any]:

@@ -237,6 +237,10 @@ def run_inline(source: str, data: Mapping[str, Any] | None, tools: Mapping[str, 
                     err.hint = _nil_hint(source, err.line, state, data_values) or err.hint or (
                         "a nil often comes from a missing map key: check the key's spelling "
                         "(e.g. :unit_price vs :unit-price) or use (get m :k default)")
+                elif err.kind == "runtime":  # (apply max (keep :precip t)): too few args, from a key no row has
+                    missing = _missing_key_hint(source, state, data_values)
+                    if missing is not None:
+                        err.hint = missing + (f"; {err.hint}" if err.hint else "")
                 state.flush_output()
                 err.partial = RunResult(None, tuple(state.prints), tuple(state.tool_calls), mem,  # type: ignore[attr-defined]
                                         steps=state.steps, duration=time.perf_counter() - started,
@@ -258,14 +262,16 @@ def run_inline(source: str, data: Mapping[str, Any] | None, tools: Mapping[str, 
 
 
 def _empty_note(source: str, value: Any, state: context.RunState, data: Mapping[str, Any]) -> str | None:
-    """The empty-result note (only looked for when the answer is empty; never fails a run)."""
-    from .diagnose import empty_note, looks_empty
+    """The empty-result note, or a note on a key no input row has (never fails a run)."""
+    from .diagnose import empty_note, looks_empty, missing_key_note
 
-    if not looks_empty(value, state.prints):
-        return None
+    results = [(c.name, c.result) for c in state.tool_calls if c.error is None]
     try:
-        return empty_note(source, value, state.prints, state.emptied, data,
-                          [(c.name, c.result) for c in state.tool_calls if c.error is None])
+        if looks_empty(value, state.prints):
+            note = empty_note(source, value, state.prints, state.emptied, data, results)
+            if note is not None:
+                return note
+        return missing_key_note(source, data, results)  # a misspelt key whatever the answer (0, one group)
     except Exception:  # noqa: BLE001 - a note is a courtesy: an odd value must not fail the run
         return None
 
@@ -278,6 +284,17 @@ def _nil_hint(source: str, line: int | None, state: context.RunState, data: Mapp
         return nil_hint(source, line, data, [(c.name, c.result) for c in state.tool_calls if c.error is None])
     except Exception:  # noqa: BLE001 - a hint is a courtesy
         return None
+
+
+def _missing_key_hint(source: str, state: context.RunState, data: Mapping[str, Any]) -> str | None:
+    """A failed run's missing_key_note as a hint (never fails a run)."""
+    from .diagnose import missing_key_note
+
+    try:
+        note = missing_key_note(source, data, [(c.name, c.result) for c in state.tool_calls if c.error is None])
+    except Exception:  # noqa: BLE001 - a hint is a courtesy
+        return None
+    return None if note is None else note.removeprefix("note: ")
 
 
 def _latest_order(names: list[str]) -> tuple[str, ...]:

@@ -87,3 +87,50 @@ def test_what_counts_as_empty() -> None:
     assert not any(is_empty(x) for x in (False, 1, "a", ptc.run("[nil]").value))
     assert looks_empty(ptc.run("[nil nil]").value, ()) and not looks_empty(ptc.run("[nil 1]").value, ())
     assert looks_empty(None, ("Total: 0",)) and looks_empty(None, ("()",)) and not looks_empty(None, ("Total: 3",))
+
+
+# issue 44, item 1: a key no row has, whatever the answer (0, a believable table, one nil group)
+WEATHER = [{"date": f"2012-01-{d:02}", "precipitation": d * 0.5, "weather": ["sun", "rain"][d % 2]} for d in range(1, 29)]
+PRECIP = "every (:precip row) is nil: no row has the key :precip; the closest key is :precipitation (in data/w)"
+
+
+@pytest.mark.parametrize("program, shown", [
+    ("(sum-by :precip data/w)", "0"),
+    ("(reduce + (keep :precip data/w))", "0"),
+    ("(count (keep :precip data/w))", "0"),
+    ("(update-vals (group-by :weather data/w) #(sum-by :precip %))", '{"rain" 0, "sun" 0}'),
+    ("(->> data/w (map :precip) (remove nil?) count)", "0"),
+    ("(for [[k g] (group-by :weather data/w)] {:w k :p (reduce + (keep :precip g))})",
+     '({:w "rain", :p 0} {:w "sun", :p 0})'),
+])
+@pytest.mark.parametrize("shape", ["table", "rows"])
+def test_a_key_no_row_has_is_noted_whatever_the_answer(program: str, shown: str, shape: str) -> None:
+    pa = pytest.importorskip("pyarrow")
+    data = pa.Table.from_pylist(WEATHER) if shape == "table" else WEATHER
+    r = ptc.run(program, data={"w": data})
+    assert ptc.pr_str(r.value) == shown and r.note == "note: " + PRECIP
+
+
+@pytest.mark.parametrize("shape", ["table", "rows"])
+def test_a_group_by_a_key_no_row_has_is_noted(shape: str) -> None:
+    pa = pytest.importorskip("pyarrow")
+    data = pa.Table.from_pylist(WEATHER) if shape == "table" else WEATHER
+    r = ptc.run("(count (group-by :weathr data/w))", data={"w": data})
+    assert r.value == 1 and "no row has the key :weathr; the closest key is :weather" in r.note
+
+
+def test_an_error_from_a_key_no_row_has_says_so_in_its_hint() -> None:
+    with pytest.raises(ptc.PTCError) as e:
+        ptc.run("(apply max (keep :precip data/w))", data={"w": WEATHER})
+    assert e.value.hint.startswith(PRECIP) and "usage: (max" in e.value.hint
+
+
+@pytest.mark.parametrize("program", [
+    "(sum-by :precipitation data/w)",  # the real key
+    "(map :total (map #(assoc % :total 1) data/w))",  # a key the program makes
+    "(let [m {:precip 1}] (:precip m))",  # a map literal's
+    "(sum-by :kind data/w)",  # nil everywhere, but no real key is close: no guess
+    "(map #(:city (:place %)) [{:place {:city 1}}])",  # a nested map's key
+])
+def test_no_key_note_without_a_near_real_key(program: str) -> None:
+    assert ptc.run(program, data={"w": WEATHER}).note is None
