@@ -26,12 +26,27 @@ def rows_of(value: Any) -> list[dict[str, Any]] | None:
 
     if type(value) is Table:  # still columnar: Arrow converts it in one pass
         return value.arrow.to_pylist()  # type: ignore[no-any-return]
+    if isinstance(value, MAP_TYPES):
+        return _entries(value)
     if not isinstance(value, SEQUENTIAL_TYPES):
         return None
     rows = list(value.realize() if hasattr(value, "realize") else value)
     if not all(isinstance(row, MAP_TYPES) for row in rows):
         return None
     return [to_python(row) for row in rows]
+
+
+def _entries(m: Any) -> list[dict[str, Any]] | None:
+    """A map as rows, one per entry (a frequencies or group-by-then-aggregate result, as pandas'
+    value_counts().reset_index() gives it): `key` and `value`, or `key` and the columns of each
+    value when every value is a map holding no `key` of its own; None for a map of other maps."""
+    from ptc.interpreter.values import MAP_TYPES, map_items, to_python
+
+    items = list(map_items(m))
+    if items and all(isinstance(x, MAP_TYPES) for _, x in items):
+        rows = [{"key": to_python(k), **to_python(x)} for k, x in items]
+        return rows if all(len(r) == len(x) + 1 for r, (_, x) in zip(rows, items)) else None
+    return [{"key": to_python(k), "value": to_python(x)} for k, x in items]
 
 
 def _rows(value: Any) -> list[dict[str, Any]]:
@@ -59,7 +74,8 @@ def to_arrow(value: Any) -> Any:
 
 
 def to_pandas(value: Any) -> Any:
-    """A vector of maps as a pandas DataFrame (through Arrow, so the column types are Arrow's)."""
+    """A vector of maps as a pandas DataFrame (through Arrow, so the column types are Arrow's);
+    a map as one row per entry (see _entries)."""
     require("pandas", "converting results to pandas", install="pip install pandas")
     return to_arrow(value).to_pandas()
 

@@ -58,6 +58,8 @@ def _convert(x: Any, lib: str) -> Any:
 
         if isinstance(x, pd.DataFrame):
             return pa.Table.from_pandas(x, preserve_index=None)
+        if isinstance(x, pd.Series):  # a one-column table, named as to_frame() names it (or "value")
+            return pa.Table.from_pandas(x.to_frame(name=x.name if x.name is not None else "value"), preserve_index=None)
         return None
     if lib == "polars":
         import polars as pl

@@ -1078,6 +1078,8 @@ def from_python(x: Any, where: str = "value") -> Any:
         return dates.LocalDate(x.year, x.month, x.day)
     if hasattr(x, "model_dump") and not isinstance(x, type):  # pydantic models become maps
         return x.model_dump(mode="json")
+    if type(x).__module__ == "numpy":
+        return _from_numpy(x, where)
     from . import hooks
 
     arrow = hooks.as_arrow(x, where)  # DataFrames, Arrow and DuckDB objects become tables
@@ -1088,6 +1090,21 @@ def from_python(x: Any, where: str = "value") -> Any:
         f"{where}: cannot convert a Python {t.__name__} into a PTC value",
         hint=_JSON_HINT,
     )
+
+
+def _from_numpy(x: Any, where: str) -> Any:
+    """A numpy scalar as the Python number it holds (np.int64, np.bool_, np.float32), an array of
+    one or two dimensions as a vector (of vectors) of them; a numpy float64 is a float already."""
+    ndim = getattr(x, "ndim", None)
+    if ndim == 0 and hasattr(x, "item"):
+        return from_python(x.item(), where)
+    if ndim in (1, 2) and getattr(x, "dtype", None) is not None and x.dtype.kind in "biufU":
+        return x.tolist()
+    raise PTCError("tool" if where.startswith("tool") else "runtime",
+                   f"{where}: a numpy {type(x).__name__} of {ndim} dimensions ({getattr(x, 'dtype', '?')}) "
+                   "is not a PTC value",
+                   hint="pass numbers, or an array of 1 or 2 dimensions of numbers, booleans or strings "
+                        "(a table: a DataFrame or an Arrow table)")
 
 
 _JSON_HINT = ("tools and data must use JSON-like values: dict, list, str, int, float, bool, None "

@@ -599,6 +599,8 @@ def plain(x: Any, depth: int = 0) -> Any:
         return x
     if isinstance(x, BaseModel):
         return x.model_dump(mode="json")
+    if t.__module__ == "numpy":  # np.int64(3), an array of numbers: as data gives them (values.from_python)
+        return v.from_python(x, "tool result")
     if isinstance(x, dict):
         return {_plain_key(k): plain(val, depth + 1) for k, val in x.items()}
     if is_columnar(x):  # a DataFrame, Arrow table or DuckDB relation: a table, read in place

@@ -216,8 +216,52 @@ def test_a_frame_arrow_cannot_hold_is_a_clear_error() -> None:
 def test_other_objects_of_those_libraries_are_refused() -> None:
     pd = pytest.importorskip("pandas")
     with pytest.raises(ptc.PTCError) as e:
-        ptc.run("(count data/t)", data={"t": pd.Series([1, 2])})
+        ptc.run("(count data/t)", data={"t": pd.Series([1, 2]).groupby([0, 1])})
     assert "is not a table" in e.value.message
+
+
+# issue 44, item 7: what pandas and numpy users hold
+
+def test_a_pandas_series_is_a_one_column_table_named_as_to_frame_names_it() -> None:
+    pd = pytest.importorskip("pandas")
+    assert ptc.run("(sum-by :v data/s)", data={"s": pd.Series([1, 2, 3], name="v")}).value == 6
+    assert ptc.to_python(ptc.run("data/s", data={"s": pd.Series([1.5, None])}).value) == [{"value": 1.5},
+                                                                                         {"value": None}]
+
+
+@pytest.mark.parametrize("given, want", [
+    ("int64", 3), ("int8", 3), ("uint32", 3), ("bool_", True), ("float32", 1.5), ("float64", 1.5),
+])
+def test_numpy_scalars_are_the_numbers_they_hold(given: str, want: object) -> None:
+    np = pytest.importorskip("numpy")
+    x = getattr(np, given)(want)
+    assert ptc.run("data/x", data={"x": x}).value == want and type(ptc.run("data/x", data={"x": x}).value) is type(want)
+
+    @ptc.tool
+    def give() -> object:
+        """a number"""
+        return x
+
+    assert ptc.run("(tool/give)", tools=[give]).value == want
+
+
+def test_numpy_arrays_of_one_or_two_dimensions_are_vectors() -> None:
+    np = pytest.importorskip("numpy")
+    r = ptc.run("[(reduce + data/v) (count data/m) (second (first data/m)) data/w]",
+                data={"v": np.arange(4), "m": np.arange(6).reshape(2, 3), "w": np.array(["a", "b"])})
+    assert ptc.to_python(r.value) == [6, 2, 1, ["a", "b"]]
+    with pytest.raises(ptc.PTCError, match="numpy ndarray of 3 dimensions"):
+        ptc.run("data/x", data={"x": np.zeros((2, 2, 2))})
+
+
+def test_a_map_result_is_a_table_of_its_entries() -> None:
+    """ptc.to_pandas of a frequencies result (pandas' value_counts().reset_index()), and of a
+    map of maps (a group's aggregates: the key and the columns)."""
+    pytest.importorskip("pandas")
+    freq = ptc.to_pandas(ptc.run('(frequencies ["a" "b" "a"])').value)
+    assert freq.to_dict("records") == [{"key": "a", "value": 2}, {"key": "b", "value": 1}]
+    grouped = ptc.run("(update-vals (group-by :k [{:k 1 :v 2} {:k 2 :v 5}]) (fn [g] {:n (count g) :s (sum-by :v g)}))")
+    assert ptc.to_pandas(grouped.value).to_dict("records") == [{"key": 1, "n": 1, "s": 2}, {"key": 2, "n": 1, "s": 5}]
 
 
 # -- cell types ---------------------------------------------------------------------------------
