@@ -164,6 +164,20 @@ PROGRAMS = [
     # some-> of the row itself: a row is never nil
     "(count (filter #(some-> % :qty pos?) data/t))", "(filter #(some-> % :amount (> 1.5)) data/t)",
     "(map #(some-> % :qty inc) data/t)",
+    # text made from columns: str, str/join of a vector, count, subs by computed indexes, parse-long
+    "(frequencies (map #(str (:status %) \"-\" (:qty %)) data/t))",
+    "(map (fn [{:keys [status ok]}] (str status :k ok 7)) data/t)",
+    "(group-by #(str/join \"/\" [(:status %) (:qty %)]) data/t)",
+    "(count (filter #(= \"paid-1\" (str (:status %) \"-\" (:qty %))) data/t))",
+    "(defn route [r] (str (:status r) \"-\" (:id r))) (frequencies (map route data/t))",
+    "(sort-by #(str (:status %) (:id %)) data/t)",
+    "(map #(str (.getDayOfWeek (:day %))) data/t)",
+    "(map #(count (:status %)) data/t)", "(filter #(> (count (:status %)) 3) data/t)",
+    "(map #(when (:status %) (subs (:status %) (- (count (:status %)) 2))) data/t)",
+    "(map (fn [r] (let [s (:status r)] (when s (subs s 0 (quot (count s) 2))))) data/t)",
+    "(frequencies (map #(parse-long (str (:qty %))) data/t))", "(map #(parse-long (str \"+\" (:qty %) \"0\")) data/t)",
+    "(map #(some-> (:status %) parse-long) data/t)",
+    "(update-vals (group-by :ok data/t) (fn [g] (count (distinct (map #(str (:status %) (:qty %)) g)))))",
 ]
 
 

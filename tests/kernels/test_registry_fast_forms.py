@@ -41,7 +41,8 @@ CLEAN = [dict(r, s=t, t=r["d"].isoformat()) for r, t in zip(ROWS, ["Paid", "open
 DATASETS = [(ROWS, pa.Table.from_pylist(ROWS)), (CLEAN, pa.Table.from_pylist(CLEAN))]
 # a column op that runs only inside another's (a DayOfWeek is a column only as its number)
 WHERE_IT_RUNS = {".getDayOfWeek": "(mapv #(.getValue (.getDayOfWeek (:d %))) data/t)",
-                 "LocalDate/parse": "(mapv #(LocalDate/parse (:t %)) data/t)"}
+                 "LocalDate/parse": "(mapv #(LocalDate/parse (:t %)) data/t)",
+                 "clojure.string/join": '(mapv #(str/join "-" [(:s %) (:i %) :k]) data/t)'}
 # what an operand may be: columns of each kind, a day of the week, constants
 POOL = ["(:i %)", "(:j %)", "(:f %)", "(:s %)", "(:d %)", "(:e %)", "(.getDayOfWeek (:d %))", "2", "1.5", '"a"']
 

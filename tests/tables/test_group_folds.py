@@ -222,8 +222,9 @@ def test_a_computation_folds_share_is_made_once_and_never_out_of_an_if() -> None
 
 
 def test_explain_says_why_a_body_is_not_a_plan() -> None:
-    report = str(explain("(for [[k g] (group-by :k data/t)] {:k k :s (str/join (map :s g))})", data={"t": _clean()}))
-    assert "clojure.string/join in a group body" in report and "each group is built" in report
+    report = str(explain("(for [[k g] (group-by :k data/t)] {:k k :s (str/capitalize (str/join (map :s g)))})",
+                         data={"t": _clean()}))
+    assert "clojure.string/capitalize in a group body" in report and "each group is built" in report
 
 
 def test_sorts_of_floats_with_both_zeros_are_folds_with_ties_in_row_order() -> None:

@@ -289,6 +289,8 @@ def _op(name: str, args: tuple[Any, ...], frame: Any, reach: Any) -> Any:
         return _DATE_PARTS[name](x).cast(pa.int64())
     if name in ("subs", "upper", "lower"):
         return _text(name, args, frame, reach)
+    if name in _TEXT_OPS:
+        return _TEXT_OPS[name](args, frame, reach)
     if name == "present":  # a fold's value that is nil only where the row path raises
         x = value(args[0], frame, reach)
         if _nulls_reached(x, reach):
@@ -341,11 +343,185 @@ def _text(name: str, args: tuple[Any, ...], frame: Any, reach: Any) -> Any:
             raise Fallback(f"{name} of text beyond ASCII (Python's case rules differ from Arrow's)")
         return pc.utf8_upper(s) if name == "upper" else pc.utf8_lower(s)
     bounds = [value(a, frame, reach) for a in args[1:]]
+    if any(is_array(b) for b in bounds):
+        return _subs_columns(s, bounds, reach)
     if any(type(b) is not int or b < 0 for b in bounds) or len(bounds) == 2 and bounds[1] < bounds[0]:
         raise Fallback("subs with indexes that are not constant and in order")
     if _reached(pc.less(pc.utf8_length(s), bounds[-1]), reach):
         raise Fallback("subs past the end of a string (the row path raises)")
     return pc.utf8_slice_codeunits(s, bounds[0], bounds[1] if len(bounds) == 2 else None)
+
+
+
+# -- text built from columns: str, str/join of a vector, count, subs by computed indexes, parse-long
+
+
+_SMALL_TEXT = 256  # the row path accounts strings longer than this against the limits: those run there
+_DAY_NAMES = ("MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY")
+
+
+def _str_part(e: tuple[Any, ...], frame: Any, reach: Any) -> Any:
+    """The text `str` makes of e's value on each row: an Array of strings (nil is "") or a str.
+    Strings, integers, booleans, keywords and a date's day of week have one text here and in
+    the row path; a float (Java's digits) or a date falls back."""
+    if e[0] == "op" and e[1] == "dow" and len(e) == 3:  # (str (.getDayOfWeek d)): the day's name
+        x = value(e[2], frame, reach)
+        if not is_array(x) or kind(x) != "date" and not pt.is_timestamp(x.type):
+            raise Fallback("str of a day of week of something other than a date column")
+        if _nulls_reached(x, reach):
+            raise Fallback("a nil reaches a date method (the row path raises)")
+        days = _DATE_PARTS["dow"](x).cast(pa.int64())
+        return pa.array(_DAY_NAMES).take(pc.subtract(_flat(days).fill_null(1), 1))
+    x = value(e, frame, reach)
+    k = kind(x)
+    if not is_array(x):
+        if x is None:
+            return ""
+        if k == "str":
+            return x
+        if k == "int":
+            return str(x)
+        if k == "bool":
+            return "true" if x else "false"
+        if k == "kw":
+            return ":" + x.name
+        raise Fallback(f"str of a {k} constant")
+    if k == "null":
+        return pa.repeat(pa.scalar(""), len(x))
+    if k == "str":
+        out = x
+    elif k in ("int", "bool"):
+        out = x.cast(pa.string())
+    else:
+        raise Fallback(f"str of a {k} column (its text is not Arrow's)")
+    return out.fill_null("") if out.null_count else out
+
+
+def _joined(parts: list[Any], n: int) -> Any:
+    if not any(is_array(p) for p in parts):
+        raise Fallback("str of constants")
+    texts = [p if is_array(p) else pa.scalar(p, pa.string()) for p in parts]
+    r = texts[0] if len(texts) == 1 else pc.binary_join_element_wise(*texts, "")
+    if len(r) and pc.max(pc.utf8_length(r)).as_py() > _SMALL_TEXT:
+        raise Fallback("str making long strings (the row path accounts them)")
+    return r
+
+
+def _str(args: tuple[Any, ...], frame: Any, reach: Any) -> Any:
+    """(str a b ...): each value's text joined, per row."""
+    if not args:
+        raise Fallback("str of no values")
+    return _joined([_str_part(a, frame, reach) for a in args], _n(frame))
+
+
+def _join(args: tuple[Any, ...], frame: Any, reach: Any) -> Any:
+    """(str/join [sep] [a b ...]) of a vector made from each row: str of its items between seps."""
+    if len(args) not in (1, 2) or args[-1][0] != "juxt":
+        raise Fallback("str/join of something other than a vector made from each row")
+    sep = ""
+    if len(args) == 2:
+        sep = value(args[0], frame, reach)
+        if type(sep) is not str:
+            raise Fallback("str/join with a separator that is not a constant string")
+    parts: list[Any] = []
+    for i, item in enumerate(args[-1][1:]):
+        if i and sep:
+            parts.append(sep)
+        parts.append(_str_part(item, frame, reach))
+    return _joined(parts, _n(frame))
+
+
+def _count(args: tuple[Any, ...], frame: Any, reach: Any) -> Any:
+    """(count s) of a string column: its characters (code points, as Python's len); nil 0."""
+    if len(args) != 1:
+        raise Fallback(f"count with {len(args)} arguments")
+    x = value(args[0], frame, reach)
+    if not is_array(x):
+        raise Fallback("count of a constant")
+    k = kind(x)
+    if k == "null":
+        return pa.repeat(pa.scalar(0), len(x))
+    if k != "str":
+        raise Fallback(f"count of a {k} column (the row path counts strings and collections)")
+    r = pc.utf8_length(x).cast(pa.int64())
+    return r.fill_null(0) if r.null_count else r
+
+
+def _subs_columns(s: Any, bounds: list[Any], reach: Any) -> Any:
+    """(subs s start [end]) with indexes computed per row, of ASCII text (a byte is a character):
+    the bytes of each row's range gathered at once; a range out of bounds that a row reaches
+    falls back (the row path raises)."""
+    import numpy as np
+
+    n = len(s)
+    if _reached(pc.invert(pc.string_is_ascii(s)), reach):
+        raise Fallback("subs by computed indexes of text beyond ASCII")
+    for b in bounds:
+        if kind(b) != "int":
+            raise Fallback("subs with indexes that are not integers")
+        if _nulls_reached(b, reach):
+            raise Fallback("a nil index reaches subs (the row path raises)")
+    s = _flat(s)
+    if pt.is_large_string(s.type):
+        s = s.cast(pa.string())
+    length = _np_of(pc.utf8_length(s), 0, n).astype(np.int64)
+    start = _np_of(bounds[0], 0, n).astype(np.int64)
+    end = _np_of(bounds[1], 0, n).astype(np.int64) if len(bounds) == 2 else length
+    bad = (start < 0) | (end < start) | (end > length)
+    if bad.any() and _reached(pa.array(bad), reach):
+        raise Fallback("subs past the end of a string (the row path raises)")
+    if reach is not None:  # rows no one reads: an empty range
+        off = ~_np_of(reach, False, n).astype(bool)
+        bad = bad | off
+    valid = _np_of(pc.is_valid(s), False, n).astype(bool)
+    bad = bad | ~valid
+    start = np.where(bad, 0, start)
+    end = np.where(bad, 0, end)
+    offsets = np.frombuffer(s.buffers()[1], dtype=np.int32)[s.offset:s.offset + n + 1].astype(np.int64)
+    data = np.frombuffer(s.buffers()[2], dtype=np.uint8) if s.buffers()[2] is not None else np.zeros(0, np.uint8)
+    lo = offsets[:-1] + start
+    lens = end - start
+    new = np.zeros(n + 1, np.int64)
+    np.cumsum(lens, out=new[1:])
+    total = int(new[-1])
+    idx = np.repeat(lo - new[:-1], lens) + np.arange(total, dtype=np.int64)
+    out = pa.StringArray.from_buffers(n, pa.py_buffer(new.astype(np.int32)), pa.py_buffer(data[idx].tobytes()))
+    return pc.if_else(pa.array(valid), out, pa.scalar(None, pa.string())) if not valid.all() else out
+
+
+def _parse_long(args: tuple[Any, ...], frame: Any, reach: Any) -> Any:
+    """(parse-long s) of a text column: an optional sign and up to 18 ASCII digits are Arrow's
+    cast; other ASCII text is nil (not a number); digits beyond ASCII, 19 digits or more (which
+    may leave 64 bits) or a nil reached (the row path raises) fall back."""
+    if len(args) != 1:
+        raise Fallback(f"parse-long with {len(args)} arguments")
+    x = value(args[0], frame, reach)
+    if not is_array(x) or kind(x) != "str":
+        raise Fallback("parse-long of something other than a text column")
+    if _nulls_reached(x, reach):
+        raise Fallback("a nil reaches parse-long (the row path raises)")
+    if reach is None and not x.null_count:  # every row: Arrow's parse, when it takes them all
+        try:
+            r = _flat(x).cast(pa.int64())
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            r = None
+        # what it takes beyond an optional - and digits: hexadecimal (0x1f); the row path's 40 characters
+        if r is not None and not any(pc.any(pc.match_substring(x, c)).as_py() for c in "xX") \
+                and (not len(x) or pc.max(pc.utf8_length(x)).as_py() <= 40):
+            return r
+    if _reached(pc.invert(pc.string_is_ascii(x)), reach):
+        raise Fallback("parse-long of text beyond ASCII (Unicode digits)")
+    if _reached(pc.match_substring_regex(x, r"^[+-]?[0-9]{19,}$"), reach):
+        raise Fallback("parse-long of 19 digits or more")
+    ok = pc.match_substring_regex(x, r"^[+-]?[0-9]{1,18}$")
+    ok = ok.fill_null(False) if ok.null_count else ok
+    if reach is not None:
+        ok = pc.and_(ok, reach)
+    kept = pc.if_else(ok, x, pa.scalar(None, x.type))
+    return pc.replace_substring_regex(kept, r"^\+", "").cast(pa.int64())
+
+
+_TEXT_OPS = {"str": _str, "join": _join, "count": _count, "parse-long": _parse_long}
 
 
 def _arith(name: str, a: Any, b: Any, reach: Any) -> Any:

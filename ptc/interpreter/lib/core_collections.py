@@ -884,7 +884,7 @@ def zipmap(ks: Any, vs: Any) -> Any:
 # -- counting and emptiness -----------------------------------------------------------
 
 
-@builtin("count", group_read="count", consumes=0, args="[coll]", category="collections",
+@builtin("count", group_read="count", column_op="count", consumes=0, args="[coll]", category="collections",
          doc="The number of items in coll (characters of a string, entries of a map); nil counts 0.",
          ex=(("(count [1 2 3])", "3"), ("(count {:a 1})", "1"), ("(count \"abc\")", "3"), ("(count nil)", "0")))
 def count(coll: Any) -> int:

@@ -86,7 +86,7 @@ def join_texts(items: Iterable[Any], text: Callable[[Any], str] = str_value, sep
     return sep.join(parts)
 
 
-@builtin("str", inline=inline.str_concat, args=("[]", "[x]", "[x & ys]"), category="strings",
+@builtin("str", inline=inline.str_concat, column_op="str", args=("[]", "[x]", "[x & ys]"), category="strings",
          doc="Concatenates the string forms of the arguments: nil is \"\", strings as is, "
              "other values as printed (keywords with their colon).",
          ex=(("(str \"a\" 1 nil :b)", "\"a1:b\""), ("(str)", "\"\""), ("(str [1 \"x\"])", "\"[1 \\\"x\\\"]\""),
@@ -570,7 +570,7 @@ def _parse_arg(who: str, s: Any) -> str:
                         hint="parse functions read strings; the value may already be a number" if s is not None else None)
 
 
-@builtin("parse-long", args="[s]", category="strings",
+@builtin("parse-long", column_op="parse-long", args="[s]", category="strings",
          doc="The integer written in s (optional sign, digits only), or nil if s is not one.",
          ex=(("(parse-long \"42\")", "42"), ("(parse-long \"-7\")", "-7"), ("(parse-long \"4.2\")", "nil")))
 def parse_long(s: Any) -> int | None:

@@ -48,7 +48,7 @@ def cased(who: str, s: str, case: Any) -> str:
     return built(case(s), who)
 
 
-@builtin("join", consumes=-1, ns=NS, args=("[coll]", "[separator coll]"), category="strings",
+@builtin("join", consumes=-1, column_op="join", ns=NS, args=("[coll]", "[separator coll]"), category="strings",
          doc="The string forms of the items of coll joined together, with an optional separator.",
          ex=(("(str/join \", \" [\"a\" \"b\" \"c\"])", "\"a, b, c\""), ("(str/join [1 2 3])", "\"123\""),
              ("(str/join \"-\" [1 nil :k])", "\"1--:k\"")))
