@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import importlib
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Any, Callable, TypeVar
@@ -286,7 +287,7 @@ def run_and_report(source: str, *, data: Any, limits: Any, as_json: bool, output
     except ptc.PTCError as err:
         prints = partial_prints(err)
         if as_json:
-            click.echo(json.dumps({"error": err.to_dict(), "prints": prints}, ensure_ascii=False))
+            click.echo(json_text({"error": err.to_dict(), "prints": prints}))
         else:
             for line in prints:
                 click.echo(line)
@@ -326,9 +327,21 @@ def json_text(value: Any) -> str:
     saved = sys.get_int_max_str_digits()
     sys.set_int_max_str_digits(0)
     try:
-        return json.dumps(value, ensure_ascii=False)
+        return json.dumps(_finite(value), ensure_ascii=False, allow_nan=False)
     finally:
         sys.set_int_max_str_digits(saved)
+
+
+def _finite(x: Any) -> Any:
+    """x with NaN and the infinities as null, as pandas' to_json writes them: JSON has no
+    NaN or Infinity, and Python's json writes them as bare words no JSON reader accepts."""
+    if type(x) is float:
+        return x if math.isfinite(x) else None
+    if isinstance(x, dict):
+        return {k: _finite(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_finite(v) for v in x]
+    return x
 
 
 def show_value(value: Any) -> None:

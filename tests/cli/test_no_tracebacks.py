@@ -93,3 +93,11 @@ def test_a_trace_whose_token_counts_are_not_counts_is_a_bad_file(invoke, trace_r
         return
     assert r.exit_code == 2 and "Traceback" not in out, out[-2000:]
     assert r.stderr.strip().count("\n") == 0 and path.name in r.stderr and where in r.stderr, r.stderr
+
+
+def test_json_output_is_json_nan_and_infinities_are_null(invoke) -> None:
+    """issue 44, item 12: `--json` wrote NaN and Infinity, which no JSON reader accepts."""
+    r = invoke("eval", "[##NaN ##Inf {:a ##-Inf :b [1.5 ##NaN]}]", "--json")
+    assert r.exit_code == 0, r.stderr
+    assert json.loads(r.stdout, parse_constant=lambda c: pytest.fail(f"{c} in {r.stdout}"))["value"] == \
+        [None, None, {"a": None, "b": [1.5, None]}]
