@@ -699,6 +699,14 @@ def check_result_size(value: Any) -> None:
     lim = context.CURRENT.limits.max_result
     if printed_bound(value, lim) is not None:
         return
+    if type(value) is LazySeq and type(value._src).__name__ == "SelectionSource":  # a kernel's rows:
+        sel = value._src.sel  # sized from the rows it selects, before any is taken (10M rows: +279 MB)
+        rows, base = len(sel), sel.base
+        size = base.nbytes * rows // max(1, base.num_rows)
+        if size > context.CURRENT.limits.max_memory:
+            raise limit_error("max_memory", context.CURRENT.limits.max_memory,
+                              f"a result of {rows:,} table rows ({size:,} bytes as Arrow)")
+        return
     parts = table_rows(value)
     if parts is not None:
         if type(value) is v.Table:  # the data's own table, or a slice of it: a view, nothing new is held

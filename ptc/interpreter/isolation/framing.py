@@ -110,6 +110,23 @@ def _recv_parts(sock: socket.socket) -> tuple[bytearray, list[bytearray]]:
     return payload, [_recv(sock) for _ in range(count)]
 
 
+MAX_PARTS = 1 << 16  # out-of-band buffers one message may have (a table each)
+
+
+def _recv_parts_capped(sock: socket.socket, deadline: float, cap: int) -> tuple[bytearray, list[bytearray]]:
+    """What _send_parts sent, from the (untrusted) child: by the deadline, at most cap bytes in all."""
+    (count,) = _HDR.unpack(_recv(sock, deadline, _HDR.size))
+    if count > MAX_PARTS:
+        raise _TooLarge(count)
+    payload = _recv(sock, deadline, cap)
+    left = cap - len(payload)
+    buffers = []
+    for _ in range(count):
+        buffers.append(_recv(sock, deadline, left))
+        left -= len(buffers[-1])
+    return payload, buffers
+
+
 def _recv(sock: socket.socket, deadline: float | None = None, cap: int | None = None) -> bytearray:
     (n,) = _HDR.unpack(_recv_exact(sock, _HDR.size, deadline))
     if cap is not None and n > cap:

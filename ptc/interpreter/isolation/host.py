@@ -24,7 +24,7 @@ from ..errors import PTCError, limit_error
 from ..limits import Limits
 from ..tool_calls import Abandoned, ToolCall, abandoned_error, check_call_count, recorded_call
 from .framing import (GRACE_BASE, GRACE_FACTOR, MESSAGE_SLACK, TRANSFER_RATE, _ChildGone, _EXIT_MEMORY, _Timeout,
-                      _TooLarge, _recv, _send, _send_parts)
+                      _TooLarge, _recv, _recv_parts_capped, _send, _send_parts)
 from .pickling import _dumps, _dumps_parts, _loads_untrusted
 from .zygote import _Child, _spawn
 
@@ -79,10 +79,16 @@ def run_isolated(
         except _ChildGone:
             pass  # the child died at once: reading says so, and the exit status says why
         del request, buffers  # the host keeps no copy of the inputs while the run goes on
+        _release_arrow_memory()
         compiled = False
         calls = 0
         while True:
-            tag, body = _parse(_recv(child.sock, deadline, cap), limits)
+            if phase == "reply":  # the reply's tables out of band (their Arrow streams, not copied again)
+                raw, parts = _recv_parts_capped(child.sock, deadline, cap)
+            else:
+                raw, parts = _recv(child.sock, deadline, cap), []
+            tag, body = _parse(raw, limits, parts)
+            del raw, parts
             if tag == "received" and phase == "transfer":
                 phase = "compile"
                 run_deadline = time.monotonic() + limits.timeout  # until the child reports it compiled
@@ -92,7 +98,12 @@ def run_isolated(
                 compiled = True
                 run_deadline = time.monotonic() + limits.timeout
                 deadline = run_deadline + grace
-            elif tag == "tool" and calls <= limits.max_tool_calls:
+            elif tag == "ran" and phase == "run":
+                # the program is done: its reply (pickled under the run's limits, at most `cap` bytes)
+                # crosses on a clock of its own, as the inputs did
+                phase = "reply"
+                deadline = time.monotonic() + transfer_timeout(limits, cap)
+            elif tag == "tool" and calls <= limits.max_tool_calls and phase == "run":
                 calls += 1
                 name, args, printed = body
                 try:  # tool time counts against the run's timeout, as inline
@@ -123,6 +134,10 @@ def run_isolated(
                               f"sending the run's inputs ({size:,} bytes) to the isolated process took more than "
                               f"{transfer_timeout(limits, size):.3g} s (timeout plus grace, plus 1 s per "
                               f"{TRANSFER_RATE >> 20} MiB)")
+        elif phase == "reply":
+            err = limit_error("timeout", limits.timeout,
+                              f"the isolated run's reply took more than {transfer_timeout(limits, cap):.3g} s to reach "
+                              f"the host (timeout plus grace, plus 1 s per {TRANSFER_RATE >> 20} MiB it may hold)")
         else:
             err = limit_error("timeout", limits.timeout, "program ran too long (the isolated process was killed)")
         raise _with_partial(err, host_calls, mem_in, printed) from None
@@ -145,6 +160,16 @@ def run_isolated(
         child.close()
 
 
+def _release_arrow_memory() -> None:
+    """Give back to the system what Arrow's allocator kept of the tables' streams just sent (it
+    keeps freed pages for reuse: the host's resident memory would hold a copy of each table)."""
+    import sys
+
+    pa = sys.modules.get("pyarrow")
+    if pa is not None:
+        pa.default_memory_pool().release_unused()
+
+
 def transfer_timeout(limits: Limits, size: int) -> float:
     """Seconds the inputs' trip to the child may take (sent, read, unpickled there): the run's
     timeout plus grace, plus one second per TRANSFER_RATE bytes of them."""
@@ -155,7 +180,7 @@ class _BadMessage(Exception):
     pass
 
 
-def _parse(raw: bytearray, limits: Limits) -> tuple[str, Any]:
+def _parse(raw: bytearray, limits: Limits, buffers: Any = ()) -> tuple[str, Any]:
     """Unpickle (allow-listed) and check the shape of one message from the (untrusted) child."""
     from ..inline import RunResult
 
@@ -189,9 +214,9 @@ def _parse(raw: bytearray, limits: Limits) -> tuple[str, Any]:
         return out
 
     try:
-        msg = _loads_untrusted(raw, limits)
+        msg = _loads_untrusted(raw, limits, buffers)
         tag = msg[0]
-        if tag in ("received", "compiled"):
+        if tag in ("received", "compiled", "ran"):
             return tag, None
         if tag == "tool":
             _, name, args, prints = msg

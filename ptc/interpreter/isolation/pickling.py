@@ -133,6 +133,10 @@ def _r_sorted(keys: list, vals: list | None, comparator: Any) -> Any:
 
 
 def _lazy_state(x: v.LazySeq) -> tuple[Any, ...]:
+    if not x._cache and type(x._src).__name__ == "SelectionSource":  # a kernel's rows (a filter, a sort,
+        # a take of a table), sized by the result check: they cross as a table, not a Row object each
+        # (500,000 rows: more than a second, past the run's clock, before)
+        return (_r_rows, _table_state(Table(x._src.sel.table()))[1])
     if not x.infinite:
         try:
             x.fill(OPEN_ENDED_PREFIX if x.open_ended else -1)
@@ -196,6 +200,13 @@ def _r_table(stream: bytes) -> Table:
     return Table(arrow)
 
 
+def _r_rows(stream: bytes) -> v.LazySeq:
+    """A seq of a table's rows (what a filter or a sort over a table gives), from its Arrow stream."""
+    from ..columnar.dispatch import rows_seq
+
+    return rows_seq(_r_table(stream).arrow)
+
+
 def _r_date(ordinal: int) -> dt.date:
     _want(ordinal, int)
     return dt.date.fromordinal(ordinal)
@@ -257,7 +268,7 @@ def _want(x: Any, t: type) -> None:
 
 
 _REBUILDERS = {f.__name__: f for f in (_r_kw, _r_sym, _r_list, _r_queue, _r_entry, _r_vec, _r_fmap, _r_hmap,
-                                       _r_fset, _r_hset, _r_lazy, _r_regex, _r_fn, _r_record, _r_sorted, _r_table,
+                                       _r_fset, _r_hset, _r_lazy, _r_regex, _r_fn, _r_record, _r_sorted, _r_table, _r_rows,
                                        _r_date, _r_datetime, _r_duration, _r_time, _r_formatter, _r_enum)}
 
 _REBUILDER_SET = frozenset(_REBUILDERS.values())
@@ -333,8 +344,8 @@ def _dumps_parts(obj: Any) -> tuple[memoryview, list[memoryview]]:
 class _Unpickler(pickle.Unpickler):
     """The host's view of child messages: only the `_r_*` rebuilders may be called."""
 
-    def __init__(self, file: Any, limits: Limits) -> None:
-        super().__init__(file)
+    def __init__(self, file: Any, limits: Limits, buffers: Any = ()) -> None:
+        super().__init__(file, buffers=buffers)
         self.limits = limits
 
     def find_class(self, module: str, name: str) -> Any:
@@ -343,8 +354,8 @@ class _Unpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"forbidden global {module}.{name} in a message from the child")
 
 
-def _loads_untrusted(data: bytearray, limits: Limits) -> Any:
-    return _Unpickler(io.BytesIO(data), limits).load()
+def _loads_untrusted(data: bytearray, limits: Limits, buffers: Any = ()) -> Any:
+    return _Unpickler(io.BytesIO(data), limits, buffers).load()
 
 
 @contextlib.contextmanager

@@ -491,6 +491,9 @@ def reductions(f: Any, a: Any, b: Any = _NO) -> Any:
 # -- take / drop ----------------------------------------------------------------------------------
 
 
+_TAKEN_ROWS = 4096  # a longer take of a table's rows is a lazy view of them (a shorter one: the rows, made at once)
+
+
 @builtin("take", group_read="take", args=("[n]", "[n coll]"), category="sequences",
          doc="The first n items (all if fewer); with only n, returns a transducer.",
          ex=(("(take 2 [1 2 3])", "(1 2)"), ("(take 5 [1 2])", "(1 2)"), ("(take 3 (range))", "(0 1 2)")))
@@ -500,6 +503,8 @@ def take(n: Any, coll: Any = _NO) -> Any:
     n = _count_arg(n, "take")
     if n <= 0:
         return EMPTY_LIST
+    if type(coll) is Table and n > _TAKEN_ROWS and len(coll) > _TAKEN_ROWS:  # a long prefix of a table: its rows
+        return _col.rows_seq(coll[:n].arrow)  # made as read, a view for kernels (9M Row objects took 3.2 s)
     if type(coll) in _REAL:  # nothing to compute: the items are there
         return LazySeq.of_items(list(coll[:n]))
     if type(coll) is LazySeq:
