@@ -221,7 +221,10 @@ def _read_jsonl(path: Path, part: str | None) -> Any:
 # is nil, and so is a null marker (NA, N/A, NULL... as R, pandas and databases write them) in
 # a column of numbers or booleans (in a column of text, "NA" may be Namibia: it stays text).
 # Dates stay strings (CSV has no date type; the text is what the file says).
-NULL_MARKERS = ("NA", "N/A", "n/a", "NULL", "null", "#N/A")
+# pandas' missing markers (its default na_values) that R, spreadsheets and databases write; NaN
+# among them: pandas reads it as missing, and a NaN kept as a number sorts nowhere (Clojure's
+# sort leaves [3.0 NaN 1.0] as it is) and poisons sums and medians
+NULL_MARKERS = ("NA", "N/A", "n/a", "NULL", "null", "#N/A", "NaN", "nan", "-NaN", "-nan", "<NA>")
 TRUE = ("true", "True", "TRUE")
 FALSE = ("false", "False", "FALSE")
 # The stdlib reader follows pyarrow's inference: blanks around a number are ignored, an integer

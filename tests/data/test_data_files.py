@@ -334,3 +334,16 @@ def _stdlib_table(path: Path) -> list[dict[str, object]]:
     from ptc.data import files
 
     return files._read_csv_stdlib(path, ",")
+
+
+@pytest.mark.parametrize("reader", ["arrow", "stdlib"])
+def test_nan_in_a_csv_column_of_numbers_is_nil_as_pandas_reads_it_missing(tmp_path: Path, reader: str) -> None:
+    """issue 44, item 4: a NaN read as a float broke sort and medians silently (Clojure's sort
+    leaves [3.0 NaN 1.0] unsorted); pandas reads it as missing. Text keeps its "nan"."""
+    path = tmp_path / "t.csv"
+    path.write_text("x,s\n3.0,a\nNaN,nan\n1.0,NA\nnan,b\n-nan,c\n")
+    rows_read = rows(ptc.table(path)) if reader == "arrow" else _stdlib_table(path)
+    assert [r["x"] for r in rows_read] == [3.0, None, 1.0, None, None]
+    assert [r["s"] for r in rows_read] == ["a", "nan", "NA", "b", "c"]
+    if reader == "arrow":
+        assert ptc.run("(sort (keep :x data/t))", data={"t": ptc.table(path)}).value == [1.0, 3.0]
