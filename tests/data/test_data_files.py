@@ -346,4 +346,4 @@ def test_nan_in_a_csv_column_of_numbers_is_nil_as_pandas_reads_it_missing(tmp_pa
     assert [r["x"] for r in rows_read] == [3.0, None, 1.0, None, None]
     assert [r["s"] for r in rows_read] == ["a", "nan", "NA", "b", "c"]
     if reader == "arrow":
-        assert ptc.run("(sort (keep :x data/t))", data={"t": ptc.table(path)}).value == [1.0, 3.0]
+        assert ptc.to_python(ptc.run("(sort (keep :x data/t))", data={"t": ptc.table(path)}).value) == [1.0, 3.0]
