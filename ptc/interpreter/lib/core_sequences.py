@@ -353,7 +353,7 @@ def reduce_(f: Any, a: Any, b: Any = _NO) -> Any:
         it = iter(_reducible(a))
         acc = next(it, _NO)
         if acc is _NO:
-            return f()
+            return _of_nothing(f)
     else:
         acc = a
         it = _reducible(b)
@@ -363,6 +363,22 @@ def reduce_(f: Any, a: Any, b: Any = _NO) -> Any:
         if acc.__class__ is R:
             return acc.val
     return acc
+
+
+def _of_nothing(f: Any) -> Any:
+    """(f) for a reduce of an empty collection without a start value, as Clojure calls it; an
+    f that takes no arguments (max, min, most fns) says that the collection was empty."""
+    try:
+        return f()
+    except TypeError as e:
+        from ..runtime import convert_exception
+
+        err = convert_exception(e)
+        if not err.message.startswith(("Too few args", "Wrong number of args (0)")):
+            raise
+        raise runtime_error(f"{err.message}: the collection reduce was given is empty, and without a start value "
+                            "reduce calls the fn with no arguments",
+                            hint="give reduce a start value, (reduce max 0 xs), or test (seq xs) first") from None
 
 
 def reduce_plus(coll: Any) -> Any:
