@@ -53,7 +53,7 @@ def read_data(spec: str, base_dir: str | os.PathLike[str] | None = None,
               limits: LoadLimits | None = None) -> dict[str, Any]:
     """`[NAME=]FILE[#PART]` -> {name: value}, the data/NAME a program reads.
 
-    The name defaults to the file's stem (a picked database table keeps its own). A JSON
+    The name defaults to the file's stem (a picked database table or sheet keeps its own). A JSON
     object gives one entry per key (and takes no name); a database gives one entry per
     table unless a table or query is picked. A relative FILE is found under `base_dir`."""
     name, file, part = parse_spec(spec)
@@ -74,8 +74,11 @@ def read_data(spec: str, base_dir: str | os.PathLike[str] | None = None,
                             f"objects (one table), not a {type(value).__name__}")
     from .databases import is_query
 
-    picked_table = part is not None and Path(file).suffix.lower() in DATABASES and not is_query(part)
-    name = name or (part if picked_table else Path(file).stem)
+    # one rule: a picked table or sheet names the data (shop.db#orders, iris.xlsx#flowers), when
+    # its name is one a program can read; otherwise (no pick, a query, "Sheet 1") the file's stem
+    suffix = Path(file).suffix.lower()
+    picked = part is not None and (suffix in DATABASES and not is_query(part) or suffix == ".xlsx")
+    name = name or (part if picked and NAME.match(part) else Path(file).stem)
     if not NAME.match(name):
         raise DataFileError(f"{file}: {name!r} is not a data name a program can read; "
                             f"name it: --data NAME={file}")

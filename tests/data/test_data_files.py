@@ -125,8 +125,11 @@ def test_excel_first_sheet_a_named_sheet_and_header_names(tmp_path: Path) -> Non
         {"region": "north", "amount": 10, "column_3": 1.5, "region.1": "n"},
         {"region": "south", "amount": 20, "column_3": None, "region.1": "s"},
     ]
-    assert rows(ptc.read_data(f"{tmp_path / 'book.xlsx'}#Q3")["book"]) == [{"x": 7}]
-    with pytest.raises(ptc.DataFileError, match="has no sheet 'Q4'; sheets: Sales, Q3"):
+    assert rows(ptc.read_data(f"{tmp_path / 'book.xlsx'}#Q3")["Q3"]) == [{"x": 7}]  # a picked sheet names it
+    book["Q3"].title = "Q 3"
+    book.save(tmp_path / "book.xlsx")
+    assert list(ptc.read_data(f"{tmp_path / 'book.xlsx'}#Q 3")) == ["book"]  # no data name: the file's
+    with pytest.raises(ptc.DataFileError, match="has no sheet 'Q4'; sheets: Sales, Q 3"):
         ptc.table(f"{tmp_path / 'book.xlsx'}#Q4")
 
 
