@@ -347,6 +347,10 @@ def _converter(t: Any) -> Any:
 
     if _plain(t):
         return _same
+    if getattr(t, "extension_name", None) == "ptc.keyword":  # a computed column of keywords (columnar.kernels)
+        from .values import Keyword
+
+        return Keyword
     if pt.is_binary(t) or pt.is_large_binary(t) or pt.is_fixed_size_binary(t):
         return _binary_text
     if pt.is_decimal(t):

@@ -178,6 +178,20 @@ PROGRAMS = [
     "(frequencies (map #(parse-long (str (:qty %))) data/t))", "(map #(parse-long (str \"+\" (:qty %) \"0\")) data/t)",
     "(map #(some-> (:status %) parse-long) data/t)",
     "(update-vals (group-by :ok data/t) (fn [g] (count (distinct (map #(str (:status %) (:qty %)) g)))))",
+    # keyword-valued branches (a keyword column), case, condp
+    "(frequencies (map #(cond (nil? (:qty %)) :none (< (:qty %) 10) :small :else :big) data/t))",
+    "(group-by #(if (:ok %) :yes :no) data/t)", "(distinct (map #(when (:status %) (if (:ok %) :a/b :c)) data/t))",
+    "(defn band [q] (cond (< q 5) :low (< q 20) :mid :else :high)) (frequencies (map (comp band :id) data/t))",
+    "(count (filter #(= :low (if (< (:id %) 5) :low :high)) data/t))",
+    "(filter #(#{:low} (if (< (:id %) 5) :low :high)) data/t)", "(map #(str (if (:ok %) :yes :no) (:id %)) data/t)",
+    "(update-vals (group-by :status data/t) (fn [g] (if (> (count g) 2) :many :few)))",
+    "(map (fn [[k g]] {:k k :size (if (> (count g) 2) :many :few)}) (group-by :status data/t))",
+    "(frequencies (map #(case (:status %) \"paid\" :p (\"open\" \"void\") :o nil :none :other) data/t))",
+    "(map #(case (:qty %) 1 \"one\" 2.0 \"two\" 3 \"three\") data/t)",
+    "(group-by #(case (:ok %) true 1 false 0 nil -1) data/t)",
+    "(frequencies (map #(condp > (:id %) 3 :small 10 :mid :big) data/t))",
+    "(map #(condp = (:status %) \"paid\" 1 \"open\" 2) data/t)",
+    "(frequencies (map #(let [p <=] (p (:id %) 4)) data/t))",
 ]
 
 
@@ -276,6 +290,8 @@ ROW_ONLY = {  # by design: float keys (NaN, -0.0 group as Python does), a map of
     "(frequencies (map (juxt :status :amount) data/t))",
     # comp of a branch over a computed value: the rows compute it on every row, a branch on some
     "(filter (comp #(when (:ok %) %) #(quot 1 (:qty %))) data/t)",
+    # no clause matches some rows: the row path's error
+    "(map #(case (:qty %) 1 \"one\" 2.0 \"two\" 3 \"three\") data/t)", "(map #(condp = (:status %) \"paid\" 1 \"open\" 2) data/t)",
 }
 
 

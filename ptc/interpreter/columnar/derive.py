@@ -16,7 +16,7 @@ import pyarrow as pa
 from .. import context
 from ..values import Keyword
 from .frame import selection
-from .kernels import Fallback, column_name, is_array, value
+from .kernels import Fallback, column_name, is_array, kind, value
 
 
 def derived_table(e: tuple[Any, ...], frame: Any) -> pa.Table:
@@ -68,6 +68,8 @@ _SCALARS = (type(None), bool, int, float, str, datetime.date)
 def _column(v: Any, n: int) -> Any:
     """A computed value as a column of n cells: an Array as it is, a constant repeated."""
     if is_array(v):
+        if kind(v) == "kw":  # a table's column holds no keywords: what to_arrow gives differs
+            raise Fallback("a keyword in every row (a column cannot hold it as it is)")
         return v
     if type(v) not in _SCALARS:
         raise Fallback(f"a {type(v).__name__} value in every row (a column cannot hold it as it is)")

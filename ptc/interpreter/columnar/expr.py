@@ -76,10 +76,7 @@ def _row_map(node: n.Node, env: dict[int, tuple[Any, ...]], captured: set[int]) 
     None when it is no such form (the caller translates it as a value); _NotColumn when it is
     one whose keys or values are not column expressions."""
     if type(node) is n.Let:
-        inner = dict(env)
-        for b, x in node.bindings:  # type: ignore[attr-defined]
-            inner[id(b)] = _translate(x, inner, captured)
-        return _row_map(node.body, inner, captured)  # type: ignore[attr-defined]
+        return _row_map(node.body, _let(node, env, captured), captured)  # type: ignore[attr-defined]
     if type(node) is n.MapLit:
         return ("rowmap", "empty", tuple(("assoc", _key(k), _translate(x, env, captured)) for k, x in node.pairs))
     if not (type(node) is n.Call and type(node.fn) is n.BuiltinRef and node.args
@@ -153,6 +150,18 @@ def _updated(key: n.Node, f: n.Node, args: list[n.Node], env: dict[int, tuple[An
     raise _NotColumn("fn body updates a key with a fn that is not a column expression")
 
 
+def _let(node: n.Node, env: dict[int, tuple[Any, ...]], captured: set[int]) -> dict[int, tuple[Any, ...]]:
+    """env with a let's bindings: each a column expression, or ("fn", builtin) for a builtin
+    with a column op bound to be called (condp's predicate: `(let [p >] (p 500 x))`)."""
+    env = dict(env)
+    for b, value in node.bindings:  # type: ignore[attr-defined]
+        if type(value) is n.BuiltinRef and value.builtin.column_op is not None:  # type: ignore[attr-defined]
+            env[id(b)] = ("fn", value)
+        else:
+            env[id(b)] = _translate(value, env, captured)
+    return env
+
+
 def _translate(node: n.Node, env: dict[int, tuple[Any, ...]], captured: set[int]) -> tuple[Any, ...]:
     t = type(node)
     if t is n.Const:
@@ -162,6 +171,8 @@ def _translate(node: n.Node, env: dict[int, tuple[Any, ...]], captured: set[int]
     if t is n.Local:
         b = node.binding  # type: ignore[attr-defined]
         if id(b) in env:
+            if env[id(b)][0] == "fn":
+                raise _NotColumn(f"fn body uses {b.name}, a function, as a value: not a column expression")
             return env[id(b)]
         if id(b) in captured and b.box is None:
             return ("cap", b.py)
@@ -173,10 +184,17 @@ def _translate(node: n.Node, env: dict[int, tuple[Any, ...]], captured: set[int]
         return ("and" if t is n.And else "or",
                 *[_translate(x, env, captured) for x in node.items])  # type: ignore[attr-defined]
     if t is n.Let:
-        env = dict(env)
-        for b, value in node.bindings:  # type: ignore[attr-defined]
-            env[id(b)] = _translate(value, env, captured)
-        return _translate(node.body, env, captured)  # type: ignore[attr-defined]
+        return _translate(node.body, _let(node, env, captured), captured)  # type: ignore[attr-defined]
+    if t is n.Case:  # the tests in order, (= x c) each; no match and no default: the row path's error
+        x = _translate(node.expr, env, captured)  # type: ignore[attr-defined]
+        out = (_translate(node.default, env, captured) if node.default is not None  # type: ignore[attr-defined]
+               else ("fail", "case: no matching clause"))
+        for consts, result in reversed(node.clauses):  # type: ignore[attr-defined]
+            if not consts or not all(scalar(c) and type(c) is not FSet for c in consts):
+                raise _NotColumn("fn body uses case with constants that are not numbers, strings, keywords or dates")
+            tests = [("op", "=", x, ("lit", c)) for c in consts]
+            out = ("if", tests[0] if len(tests) == 1 else ("or", *tests), _translate(result, env, captured), out)
+        return out
     if t is n.If:  # when, cond, if-let, when-let, if-not too: each branch computed on the rows that take it
         return ("if", *(_translate(x, env, captured) for x in (node.test, node.then, node.else_)))  # type: ignore[attr-defined]
     if t is n.VectorLit:  # a key of several parts: group-by numbers its combinations, as (juxt ...)
@@ -213,10 +231,15 @@ def _call(node: n.Call, env: dict[int, tuple[Any, ...]], captured: set[int]) -> 
         name = head.name  # type: ignore[attr-defined]
         if name == "map_for_destructure" and len(node.args) == 1:
             return _translate(node.args[0], env, captured)
+        if name == "no_matching_clause":  # condp with no default: the row path's error where a row gets there
+            return ("fail", "No matching clause")
         if name == "get" and len(node.args) in (2, 3) and type(node.args[1]) is n.Const:
             return _column(node.args[1].value, _translate(node.args[0], env, captured),  # type: ignore[attr-defined]
                            node.args[2] if len(node.args) == 3 else None, env, captured)
         raise _NotColumn("fn body destructures beyond map keys: not a column expression")
+    if th is n.Local and type(env.get(id(head.binding))) is tuple and env[id(head.binding)][0] == "fn":  # type: ignore[attr-defined]
+        head = env[id(head.binding)][1]  # type: ignore[attr-defined]
+        return ("op", head.builtin.column_op, *[_translate(x, env, captured) for x in node.args])  # type: ignore[attr-defined]
     if th is n.Local and len(node.args) == 1 and id(head.binding) in captured:  # type: ignore[attr-defined]
         return ("lookup", _translate(head, env, captured), _translate(node.args[0], env, captured))
     if th is n.GlobalRef:  # a defn helper: its body, with its parameters bound, once it is known (_bind)
@@ -380,6 +403,8 @@ def text(e: tuple[Any, ...]) -> str:
         return "(where " + " ".join(pr_str(x) for x in e[1:] if x is not None) + ")"
     if head == "rowmap":
         return _rowmap_text(e, pr_str)
+    if head == "fail":
+        return f"(throw {pr_str(e[1])})"
     names = {"all": "all-of", "any": "any-of", "none": "none-of"}
     return f"({names.get(head, head)} {' '.join(text(x) for x in e[1:])})"
 

@@ -1472,8 +1472,8 @@ def _table_of(result: tuple[Any, ...], count: int) -> pa.Table | None:
         name = column_name(k)
         if name is None or name in cols:
             return None
-        if type(v) is tuple or type(v) is Mixed or is_array(v) and _is_lists(v.type):
-            return None
+        if type(v) is tuple or type(v) is Mixed or is_array(v) and (_is_lists(v.type) or kind(v) == "kw"):
+            return None  # a keyword column is no table's: to_arrow gives a keyword's name
         if is_array(v):
             cols[name] = v
         elif v is None or type(v) in (bool, int, float, str):

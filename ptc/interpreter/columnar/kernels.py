@@ -36,6 +36,40 @@ class Fallback(Exception):
         self.reason = reason
 
 
+class KeywordType(pa.ExtensionType):
+    """A computed column of keywords, stored as their names (what an if/cond/case whose
+    branches are keywords computes: `(cond (< d 500) :short ...)`), read back as keywords
+    (table.column_values) by map, frequencies, group-by and distinct; kind "kw", so any kernel
+    that does not compute on keywords falls back; never a column of a table ptc returns."""
+
+    def __init__(self) -> None:
+        super().__init__(pa.string(), "ptc.keyword")
+
+    def __arrow_ext_serialize__(self) -> bytes:
+        return b""
+
+    @classmethod
+    def __arrow_ext_deserialize__(cls, storage_type: Any, serialized: bytes) -> "KeywordType":
+        return cls()
+
+
+KEYWORDS = KeywordType()
+
+
+def keywords(names: Any) -> Any:
+    """A keyword column of the names in string array names."""
+    if isinstance(names, pa.ChunkedArray):
+        return pa.chunked_array([pa.ExtensionArray.from_storage(KEYWORDS, c) for c in names.chunks], KEYWORDS)
+    return pa.ExtensionArray.from_storage(KEYWORDS, names)
+
+
+def keyword_names(x: Any) -> Any:
+    """The names a keyword column holds (its storage strings)."""
+    if isinstance(x, pa.ChunkedArray):
+        return pa.chunked_array([c.storage for c in x.chunks], pa.string())
+    return x.storage
+
+
 # -- kinds: what PTC type a column's cells are ---------------------------------------------
 
 
@@ -45,6 +79,8 @@ _COMPUTED = frozenset({"int", "float", "str", "bool", "date", "null"})  # the ki
 def kind(x: Any) -> str:
     """int, float, str, bool, date, datetime, null or other, for an array or a scalar."""
     if isinstance(x, (pa.Array, pa.ChunkedArray)):
+        if type(x.type) is KeywordType:
+            return "kw"
         if pt.is_dictionary(x.type) or pt.is_float16(x.type) or pt.is_decimal(x.type):
             return "other"  # computed on as `column` gives them: decoded, as float64
         k = arrow_kind(x.type)
@@ -137,6 +173,10 @@ def value(e: tuple[Any, ...], frame: Any, reach: Any = None) -> Any:
         raise Fallback("a juxt's vectors inside an expression (kernels make them only as a fn's whole value)")
     if head == "rowmap":
         raise Fallback("a map made from each row (only map makes it, as a table's rows)")
+    if head == "fail":  # an error of the row path (case with no match): computed only on rows that reach it
+        if _n(frame) and (reach is None or _reached(reach, None)):
+            raise Fallback(f"{e[1]} (the row path raises)")
+        return pa.nulls(_n(frame))
     if head in ("and", "or"):
         return _logic(e, frame, reach)
     if head == "in":  # (#{...} x): x when it is a member, else nil
@@ -388,6 +428,8 @@ def _str_part(e: tuple[Any, ...], frame: Any, reach: Any) -> Any:
         raise Fallback(f"str of a {k} constant")
     if k == "null":
         return pa.repeat(pa.scalar(""), len(x))
+    if k == "kw":
+        x, k = pc.binary_join_element_wise(":", keyword_names(x), ""), "str"
     if k == "str":
         out = x
     elif k in ("int", "bool"):
@@ -751,6 +793,8 @@ def _if(test: Any, then: Any, else_: Any, frame: Any, reach: Any, numeric: bool 
                 return pa.nulls(_n(frame))
             if kind(taken) in ("int", "float", "str", "bool", "date"):  # a constant branch: a column of it
                 return pa.repeat(pa.scalar(taken), _n(frame))
+            if kind(taken) == "kw":
+                return keywords(pa.repeat(pa.scalar(taken.name), _n(frame)))
             return taken
     a, b = get(then, frame, r_then), get(else_, frame, r_else)
     ka, kb = kind(a), kind(b)
@@ -761,8 +805,15 @@ def _if(test: Any, then: Any, else_: Any, frame: Any, reach: Any, numeric: bool 
         ka = kb = "float"
     if "other" in (ka, kb) or {ka, kb} - {"null"} and len({ka, kb} - {"null"}) > 1:
         raise Fallback("if whose branches give values of two types")
-    if kind(a) == "kw" or kind(b) == "kw":
-        raise Fallback("if giving keywords")
+    if "kw" in (ka, kb):  # keywords on both sides (or nil): their names chosen, a keyword column
+        a, b = (x.name if type(x) is Keyword else keyword_names(x) if is_array(x) and kind(x) == "kw" else x
+                for x in (a, b))
+        return keywords(_if_else(t, a, b))
+    return _if_else(t, a, b)
+
+
+def _if_else(t: Any, a: Any, b: Any) -> Any:
+    """a where t, else b: columns or constants of one type (a constant stays a scalar)."""
     typ = next((x.type for x in (a, b) if is_array(x) and kind(x) != "null"), None)
     if typ is None:
         typ = pa.array([a if a is not None else b]).type if (a is not None or b is not None) and not (
@@ -815,6 +866,9 @@ def equal(a: Any, b: Any) -> Any:
     if not is_array(a):
         a, b = b, a
     ka, kb = kind(a), kind(b)
+    if ka == "kw" and kb == "kw":  # keywords are equal when their names are
+        a, b = keyword_names(a), b.name if type(b) is Keyword else keyword_names(b)
+        ka = kb = "str"
     if ka == "other" or kb == "other":
         raise Fallback(f"= on a column of type {a.type if ka == 'other' else b.type}")
     if not is_array(b):
@@ -946,7 +1000,10 @@ def _member(e: tuple[Any, ...], frame: Any, reach: Any) -> Any:
     k = kind(x)
     if k in ("other",):
         raise Fallback(f"set membership on a column of type {x.type}")
-    members = _members(s, k, by_value=True) if k != "null" else []
+    if k == "kw":  # a keyword column: the names of the set's keywords
+        members, x = [m.name for m in s if type(m) is Keyword], keyword_names(x)
+    else:
+        members = _members(s, k, by_value=True) if k != "null" else []
     if members:
         r = pc.is_in(x, value_set=pa.array(members, type=x.type))
         r = r.fill_null(False) if r.null_count else r
