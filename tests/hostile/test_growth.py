@@ -131,6 +131,19 @@ CASES = [
     Case("result-filter-10M-rows", "(filter #(> (:v %) -1.0) data/t)", "max_memory", {"t": "big"},
          {"max_memory": 32 << 20}),
     Case("result-take-9M-rows", "(take 9000000 data/t)", "max_memory", {"t": "big"}, {"max_memory": 32 << 20}),
+    # a dictionary-encoded column decoded only after what it decodes to is sized (issue 43, item 1: one
+    # 1 KB string in 8M rows of a 2 MB Parquet file is 8 GB decoded)
+    Case("dictionary-decoded-for-max-by", "(count (:s (max-by :s data/t)))", "max_memory", {"t": "dictionary"}),
+    # frequencies and distinct of a 10M-row column number it a block at a time and size the map first
+    # (issue 43, item 6: 16-28 s at timeout=1 and +0.6-1.6 GB before any check)
+    Case("frequencies-10M-ints", "(count (frequencies (map :id data/t)))", "timeout|max_collection|max_memory",
+         {"t": "ints"}),
+    Case("distinct-10M-ints", "(count (distinct (map :id data/t)))", "timeout|max_collection|max_memory",
+         {"t": "ints"}),
+    Case("frequencies-10M-texts", "(count (frequencies (map :s data/t)))", "timeout|max_collection|max_memory",
+         {"t": "texts"}),
+    Case("distinct-10M-texts", "(count (distinct (map :s data/t)))", "timeout|max_collection|max_memory",
+         {"t": "texts"}),
     Case("stats-lm-wide", "(stats/lm (map :v data/t) (map (fn [r] (repeat 60 (:v r))) (take 200000 data/t)))",
          "timeout|max_collection|max_memory", {"t": "table"}),
 ]
@@ -144,7 +157,44 @@ def _big_table() -> Any:
     return pa.table({"v": np.arange(10_000_000, dtype=np.float64)})
 
 
-_TABLES = {"table": _table, "big": _big_table}  # a case's data named by the table it reads
+@functools.cache
+def _ints() -> Any:
+    pa = pytest.importorskip("pyarrow")
+    import numpy as np
+
+    return pa.table({"id": np.arange(10_000_000)})
+
+
+@functools.cache
+def _texts() -> Any:
+    """10M short texts, 5M distinct (110 MB)."""
+    pa = pytest.importorskip("pyarrow")
+    import numpy as np
+
+    return pa.table({"s": pa.compute.cast(pa.array(np.arange(10_000_000) % 5_000_000), pa.string())})
+
+
+@functools.cache
+def _dictionary() -> Any:
+    """The issue's bomb, smaller: a 2 MB Parquet file of 8M rows of one dictionary-encoded 1 KB
+    string (8 GB decoded), loaded with the default LoadLimits (the file's schema says dictionary,
+    so it is read encoded: 32 MB of indices)."""
+    pa = pytest.importorskip("pyarrow")
+    import tempfile
+    from pathlib import Path
+
+    import numpy as np
+    import pyarrow.parquet as pq
+
+    path = Path(tempfile.mkdtemp(prefix="ptc-dictionary-")) / "bomb.parquet"
+    col = pa.DictionaryArray.from_arrays(pa.array(np.zeros(8_000_000, np.int32)), pa.array(["x" * 1000]))
+    pq.write_table(pa.table({"s": col}), path)
+    assert path.stat().st_size < 4 << 20
+    return ptc.table(path)
+
+
+# a case's data named by the table it reads
+_TABLES = {"table": _table, "big": _big_table, "ints": _ints, "texts": _texts, "dictionary": _dictionary}
 
 
 @pytest.mark.parametrize("isolation", ["inline", "process"])
@@ -248,4 +298,22 @@ def test_a_result_of_10M_table_rows_is_checked_without_listing_them(source: str,
     out = run_forked(source, hard_timeout=60, data=data, limits=Limits(timeout=1.0, isolation=isolation))
     assert out.status == "value", out.describe()
     assert out.elapsed <= 1.0 + LATE + 2 * _sending(data, isolation), out.describe()  # the trip there and back
+    assert out.peak_growth < MEMORY + SLACK, f"{out.peak_growth >> 20} MB: {out.describe()}"
+
+
+@pytest.mark.parametrize("isolation", ["inline", "process"])
+@pytest.mark.parametrize("source,want", [
+    ("(count (frequencies (map :s data/t)))", "1"),
+    ("(count (distinct (map :s data/t)))", "1"),
+    ('(count (filter #(str/includes? (:s %) "y") data/t))', "0"),
+    ('(count (filter #(= (:s %) "y") data/t))', "0"),
+], ids=["frequencies", "distinct", "includes-filter", "equal-filter"])
+def test_a_dictionary_column_is_computed_encoded(source: str, want: str, isolation: str) -> None:
+    """Issue 43, item 1: over a 2 MB Parquet file of one 1 KB string in 8M rows, frequencies,
+    distinct and the str/includes? and = filters drove the host past 8 GB (the kernels decoded
+    the column); computed over its dictionary they answer, by the deadline, in a few MB."""
+    data = {"t": _dictionary()}
+    out = run_forked(source, hard_timeout=60, data=data, limits=Limits(timeout=1.0, isolation=isolation))
+    assert out.status == "value" and out.printed == want, out.describe()
+    assert out.elapsed <= 1.0 + LATE + _sending(data, isolation), out.describe()
     assert out.peak_growth < MEMORY + SLACK, f"{out.peak_growth >> 20} MB: {out.describe()}"

@@ -265,10 +265,13 @@ def select(pred: Any, coll: Any, want: bool, who: str) -> Any:
     def kernel() -> Any:
         import pyarrow.compute as pc
 
+        from .encoded import column_frame, dictionary_frame, taken
         from .frame import Sample, is_rows, selection
         from .kernels import truth
 
-        mask = truth(e, frame)
+        # a predicate over one dictionary-encoded column: computed on its entries, taken by its indices
+        over = dictionary_frame(e, frame) if is_rows(frame) else column_frame(frame)
+        mask = truth(e, frame) if over is None else taken(truth(e, over[0]), over[1])
         if not want:
             mask = pc.invert(mask)
         rows = is_rows(frame)
@@ -306,9 +309,34 @@ def mapped(f: Any, coll: Any, who: str) -> Any:
             if not is_rows(frame):
                 raise Fallback("vectors made from values that are not rows")
             return LazySeq(VectorSource(frame, e, [_column_value(part, frame) for part in e[1:]]))
-        return column_seq(_column_value(e, frame))
+        return column_seq(_encoded_value(e, frame))
 
     return _run(who, e, kernel)
+
+
+def _encoded_value(e: tuple[Any, ...], frame: Any) -> Any:
+    """_column_value, where a dictionary-encoded column stays encoded: `(map :k t)` is the column as
+    it is; a value of it alone (of a table's one column, or of the column itself) is computed on
+    its entries and taken by its indices (a text result: a dictionary of them, not a copy per row)."""
+    import pyarrow as pa
+
+    from .encoded import column_frame, dictionary_frame, fixed_width, is_dictionary
+    from .frame import is_rows
+    from .kernels import column
+
+    if e[0] == "col" and e[2] is None and isinstance(frame, pa.Table):
+        col = column(frame, e[1], decoded=False)
+        if col is not None and is_dictionary(col):
+            return col
+    over = dictionary_frame(e, frame) if is_rows(frame) else column_frame(frame)
+    if over is None:
+        return _column_value(e, frame)
+    entries, rows = over
+    r = _column_value(e, entries)
+    r = r.combine_chunks() if isinstance(r, pa.ChunkedArray) else r
+    if fixed_width(r.type):
+        return r.take(pa.array(rows))
+    return pa.DictionaryArray.from_arrays(pa.array(rows), r)
 
 
 def _column_value(e: tuple[Any, ...], frame: Any) -> Any:
@@ -411,7 +439,8 @@ def counts(coll: Any) -> Any:
         return NO
 
     def kernel() -> Any:
-        from .reduce import combination_counts, value_counts
+        from .encoded import value_counts
+        from .reduce import combination_counts
 
         return value_counts(arr) if vectors is None else combination_counts(vectors.frame, vectors.key)
 
@@ -427,7 +456,8 @@ def distinct(coll: Any) -> Any:
         return NO
 
     def kernel() -> Any:
-        from .reduce import combinations, unique
+        from .encoded import unique
+        from .reduce import combinations
 
         if vectors is None:
             return column_seq(unique(arr))
