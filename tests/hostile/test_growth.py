@@ -134,6 +134,9 @@ CASES = [
     # a dictionary-encoded column decoded only after what it decodes to is sized (issue 43, item 1: one
     # 1 KB string in 8M rows of a 2 MB Parquet file is 8 GB decoded)
     Case("dictionary-decoded-for-max-by", "(count (:s (max-by :s data/t)))", "max_memory", {"t": "dictionary"}),
+    # a run-end-encoded column is read by the row path a block at a time: the measured memory stops it
+    Case("run-end-encoded-frequencies", "(count (frequencies (map :s data/t)))", "max_memory|timeout", {"t": "ree"}),
+    Case("run-end-encoded-filter", '(count (filter #(= (:s %) "y") data/t))', "max_memory|timeout", {"t": "ree"}),
     # frequencies and distinct of a 10M-row column number it a block at a time and size the map first
     # (issue 43, item 6: 16-28 s at timeout=1 and +0.6-1.6 GB before any check)
     Case("frequencies-10M-ints", "(count (frequencies (map :id data/t)))", "timeout|max_collection|max_memory",
@@ -193,8 +196,17 @@ def _dictionary() -> Any:
     return ptc.table(path)
 
 
+@functools.cache
+def _ree() -> Any:
+    """One 1 KB string in 8M rows, run-end encoded (a run of one: 8 GB decoded)."""
+    pa = pytest.importorskip("pyarrow")
+
+    return pa.table({"s": pa.RunEndEncodedArray.from_arrays(pa.array([8_000_000], pa.int32()), pa.array(["x" * 1000]))})
+
+
 # a case's data named by the table it reads
-_TABLES = {"table": _table, "big": _big_table, "ints": _ints, "texts": _texts, "dictionary": _dictionary}
+_TABLES = {"table": _table, "big": _big_table, "ints": _ints, "texts": _texts, "dictionary": _dictionary,
+           "ree": _ree}
 
 
 @pytest.mark.parametrize("isolation", ["inline", "process"])
