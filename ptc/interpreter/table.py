@@ -351,6 +351,11 @@ def _converter(t: Any) -> Any:
         from .values import Keyword
 
         return Keyword
+    if getattr(t, "extension_name", None) == "ptc.dayofweek":  # days of the week by number (columnar.kernels)
+        from .dates import DAYS_OF_WEEK
+
+        days = list(DAYS_OF_WEEK.values())
+        return lambda i: days[i - 1]
     if pt.is_binary(t) or pt.is_large_binary(t) or pt.is_fixed_size_binary(t):
         return _binary_text
     if pt.is_decimal(t):

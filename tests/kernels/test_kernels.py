@@ -192,6 +192,22 @@ PROGRAMS = [
     "(frequencies (map #(condp > (:id %) 3 :small 10 :mid :big) data/t))",
     "(map #(condp = (:status %) \"paid\" 1 \"open\" 2) data/t)",
     "(frequencies (map #(let [p <=] (p (:id %) 4)) data/t))",
+    # int/long (of a quotient: quot), mod, Math/floor
+    "(map #(when (:amount %) (int (:amount %))) data/t)", "(frequencies (map #(* 5 (int (/ (:id %) 5))) data/t))",
+    "(map #(when (:qty %) (int (/ 10 (:qty %)))) data/t)", "(group-by #(mod (:id %) 3) data/t)",
+    "(map #(when (:qty %) (mod (:qty %) -4)) data/t)", "(map #(when (:qty %) (mod 7 (:qty %))) data/t)",
+    "(map #(when (:amount %) (Math/floor (:amount %))) data/t)",
+    "(frequencies (map #(long (* 10 (Math/floor (/ (:id %) 10.0)))) data/t))",
+    "(frequencies (map #(- (:id %) (mod (:id %) 4)) data/t))",
+    # days of the week as values (a column of their numbers)
+    "(frequencies (map #(when (:day %) (.getDayOfWeek (:day %))) data/t))",
+    "(group-by #(.getDayOfWeek (:day %)) data/t)", "(distinct (map #(some-> (:day %) .getDayOfWeek) data/t))",
+    "(map #(when (and (:day %) (:ok %)) (.getDayOfWeek (:day %))) data/t)",
+    # re-find / re-matches of a constant regex without groups (RE2 both ways)
+    "(count (filter #(when (:status %) (re-find #\"^p\" (:status %))) data/t))",
+    "(frequencies (map #(some->> (:status %) (re-find #\"[a-z]{2}$\")) data/t))",
+    "(map #(when (:status %) (re-matches #\"(?i)p\\w+\" (:status %))) data/t)",
+    "(filter #(re-find #\"a|\\p{Alpha}\" (str (:status %))) data/t)",
 ]
 
 

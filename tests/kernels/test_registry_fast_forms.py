@@ -42,7 +42,8 @@ DATASETS = [(ROWS, pa.Table.from_pylist(ROWS)), (CLEAN, pa.Table.from_pylist(CLE
 # a column op that runs only inside another's (a DayOfWeek is a column only as its number)
 WHERE_IT_RUNS = {".getDayOfWeek": "(mapv #(.getValue (.getDayOfWeek (:d %))) data/t)",
                  "LocalDate/parse": "(mapv #(LocalDate/parse (:t %)) data/t)",
-                 "clojure.string/join": '(mapv #(str/join "-" [(:s %) (:i %) :k]) data/t)'}
+                 "clojure.string/join": '(mapv #(str/join "-" [(:s %) (:i %) :k]) data/t)',
+                 "re-find": '(mapv #(re-find #"[a-z]+" (:s %)) data/t)', "re-matches": '(mapv #(re-matches #"\\w+" (:s %)) data/t)'}
 # what an operand may be: columns of each kind, a day of the week, constants
 POOL = ["(:i %)", "(:j %)", "(:f %)", "(:s %)", "(:d %)", "(:e %)", "(.getDayOfWeek (:d %))", "2", "1.5", '"a"']
 

@@ -68,8 +68,8 @@ _SCALARS = (type(None), bool, int, float, str, datetime.date)
 def _column(v: Any, n: int) -> Any:
     """A computed value as a column of n cells: an Array as it is, a constant repeated."""
     if is_array(v):
-        if kind(v) == "kw":  # a table's column holds no keywords: what to_arrow gives differs
-            raise Fallback("a keyword in every row (a column cannot hold it as it is)")
+        if kind(v) in ("kw", "dow"):  # a table's column holds no keywords: what to_arrow gives differs
+            raise Fallback("a keyword or a day of the week in every row (a column cannot hold it as it is)")
         return v
     if type(v) not in _SCALARS:
         raise Fallback(f"a {type(v).__name__} value in every row (a column cannot hold it as it is)")

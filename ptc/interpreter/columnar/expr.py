@@ -32,7 +32,7 @@ import datetime
 from typing import Any
 
 from .. import nodes as n
-from ..values import VECTOR_TYPES, FSet, Keyword
+from ..values import VECTOR_TYPES, FSet, Keyword, Regex
 
 _SCALARS = (type(None), bool, int, float, str, Keyword, datetime.date, datetime.datetime)
 ATTR = "_ptc_col"  # the attribute a fn carries: its column expression, or why it has none
@@ -47,7 +47,7 @@ class _NotColumn(Exception):
 
 def scalar(x: Any) -> bool:
     """A value a column expression may hold as a constant."""
-    if type(x) in _SCALARS:
+    if type(x) in _SCALARS or type(x) is Regex:  # a regex: a constant only re-find/re-matches compute with
         return True
     return type(x) is FSet and all(type(y) in _SCALARS for y in x)
 

@@ -1472,7 +1472,7 @@ def _table_of(result: tuple[Any, ...], count: int) -> pa.Table | None:
         name = column_name(k)
         if name is None or name in cols:
             return None
-        if type(v) is tuple or type(v) is Mixed or is_array(v) and (_is_lists(v.type) or kind(v) == "kw"):
+        if type(v) is tuple or type(v) is Mixed or is_array(v) and (_is_lists(v.type) or kind(v) in ("kw", "dow")):
             return None  # a keyword column is no table's: to_arrow gives a keyword's name
         if is_array(v):
             cols[name] = v

@@ -63,6 +63,32 @@ def keywords(names: Any) -> Any:
     return pa.ExtensionArray.from_storage(KEYWORDS, names)
 
 
+class DayOfWeekType(pa.ExtensionType):
+    """A computed column of days of the week, stored as their numbers (1 = MONDAY): what
+    (.getDayOfWeek d) of a date column is; read back as DayOfWeek values (table.column_values)
+    by map, frequencies, group-by and distinct; kind "dow", which no other kernel computes on."""
+
+    def __init__(self) -> None:
+        super().__init__(pa.int64(), "ptc.dayofweek")
+
+    def __arrow_ext_serialize__(self) -> bytes:
+        return b""
+
+    @classmethod
+    def __arrow_ext_deserialize__(cls, storage_type: Any, serialized: bytes) -> "DayOfWeekType":
+        return cls()
+
+
+DAYS = DayOfWeekType()
+
+
+def storage(x: Any) -> Any:
+    """What an extension column (keywords, days of the week) holds underneath."""
+    if isinstance(x, pa.ChunkedArray):
+        return pa.chunked_array([c.storage for c in x.chunks], x.type.storage_type)
+    return x.storage
+
+
 def keyword_names(x: Any) -> Any:
     """The names a keyword column holds (its storage strings)."""
     if isinstance(x, pa.ChunkedArray):
@@ -81,6 +107,8 @@ def kind(x: Any) -> str:
     if isinstance(x, (pa.Array, pa.ChunkedArray)):
         if type(x.type) is KeywordType:
             return "kw"
+        if type(x.type) is DayOfWeekType:
+            return "dow"
         if pt.is_dictionary(x.type) or pt.is_float16(x.type) or pt.is_decimal(x.type):
             return "other"  # computed on as `column` gives them: decoded, as float64
         k = arrow_kind(x.type)
@@ -311,12 +339,11 @@ def _op(name: str, args: tuple[Any, ...], frame: Any, reach: Any) -> Any:
         return acc
     if name in _NUMERIC:
         return _NUMERIC[name](tuple(value(x, frame, reach) for x in args), reach)
-    if name == "dow":  # checked before the date parts, where the day's number is computed for .getValue
-        raise Fallback("a DayOfWeek value (its .getValue is a column, the constant is not)")
     if name in _DATE_PARTS or name == "getValue":
         if len(args) != 1:
             raise Fallback(f"{name} with {len(args)} arguments")
         arg = args[0]
+        days = name == "dow"  # (.getDayOfWeek d) itself: DayOfWeek values (their numbers for .getValue)
         if name == "getValue":  # (.getValue (.getDayOfWeek d)): the ISO day number, 1 = Monday
             if arg[0] != "op" or arg[1] != "dow":
                 raise Fallback(".getValue of something other than a date's day of week")
@@ -328,7 +355,11 @@ def _op(name: str, args: tuple[Any, ...], frame: Any, reach: Any) -> Any:
             raise Fallback("a date part of something other than a column of dates or date-times")
         if _nulls_reached(x, reach):
             raise Fallback("a nil reaches a date method (the row path raises)")
-        return _DATE_PARTS[name](x).cast(pa.int64())
+        r = _DATE_PARTS[name](x).cast(pa.int64())
+        if days:
+            return pa.chunked_array([pa.ExtensionArray.from_storage(DAYS, c) for c in r.chunks], DAYS) \
+                if isinstance(r, pa.ChunkedArray) else pa.ExtensionArray.from_storage(DAYS, r)
+        return r
     if name in ("subs", "upper", "lower"):
         return _text(name, args, frame, reach)
     if name in _TEXT_OPS:
@@ -565,7 +596,107 @@ def _parse_long(args: tuple[Any, ...], frame: Any, reach: Any) -> Any:
     return pc.replace_substring_regex(kept, r"^\+", "").cast(pa.int64())
 
 
-_TEXT_OPS = {"str": _str, "join": _join, "count": _count, "parse-long": _parse_long}
+def _long(args: tuple[Any, ...], frame: Any, reach: Any) -> Any:
+    """(int x) / (long x): an integer column as it is; floats truncated toward zero (NaN is 0,
+    as ptc's int gives; an infinity or beyond 64 bits falls back); (int (/ a b)) of integers is
+    (quot a b): below 2^53 (where / stays exact or falls back) a float quotient truncates to it."""
+    if len(args) != 1:
+        raise Fallback(f"int with {len(args)} arguments")
+    e = args[0]
+    if e[0] == "op" and e[1] == "/" and len(e) == 4:
+        a, b = value(e[2], frame, reach), value(e[3], frame, reach)
+        if kind(a) == "int" and kind(b) == "int":
+            for x in (a, b):
+                if is_array(x) and len(x) and x.null_count < len(x):
+                    mm = pc.min_max(x)
+                    if max(abs(mm["min"].as_py()), abs(mm["max"].as_py())) >= _EXACT:
+                        raise Fallback("an integer beyond 2^53 divided")
+                elif not is_array(x) and abs(x) >= _EXACT:
+                    raise Fallback("an integer beyond 2^53 divided")
+            return _quot((a, b), reach)
+    x = value(e, frame, reach)
+    k = _numeric(x, reach, "int")
+    if not is_array(x):
+        raise Fallback("int of a constant")
+    if k == "int":
+        return x
+    x = _flat(x)
+    nan = pc.is_nan(x)
+    x = pc.if_else(nan, 0.0, x) if pc.any(nan).as_py() else x
+    big = pc.greater_equal(pc.abs(x), 9.223372036854775e18)  # 2^63 and beyond, infinities
+    if _reached(big, reach):
+        raise Fallback("int of an infinity or a float beyond 64 bits (the row path raises)")
+    if pc.any(big).as_py():
+        x = pc.if_else(big, 0.0, x)
+    return pc.trunc(x).cast(pa.int64())
+
+
+def _mod(args: tuple[Any, ...], frame: Any, reach: Any) -> Any:
+    """(mod a b) of integers: floored, the sign of b (numpy's % as Python's); a zero divisor a
+    row reaches falls back (the row path raises); floats fall back."""
+    import numpy as np
+
+    if len(args) != 2:
+        raise Fallback(f"mod with {len(args)} arguments")
+    a, b = (value(x, frame, reach) for x in args)
+    ka, kb = _ints_floats(a, b, reach, "mod")
+    if ka != "int" or kb != "int":
+        raise Fallback("mod of floats")
+    n = len(a) if is_array(a) else len(b)
+    zero = pc.equal(b, 0) if is_array(b) else None
+    if (zero is not None and _reached(zero, reach)) or (zero is None and b == 0):
+        raise Fallback("mod by zero (the row path raises)")
+    an, bn = _np_of(a, 0, n), _np_of(b, 1, n)
+    bn = np.where(bn == 0, 1, bn)
+    return pa.array(an % bn, mask=_nulls_of(a, b))
+
+
+def _floor(args: tuple[Any, ...], frame: Any, reach: Any) -> Any:
+    """(Math/floor x): a float column's floor (-0.0, NaN and infinities as they are), integers
+    below 2^53 as floats first."""
+    if len(args) != 1:
+        raise Fallback(f"Math/floor with {len(args)} arguments")
+    x, k = _unary("Math/floor", (value(args[0], frame, reach),), reach)
+    return pc.floor(_as_float(x, k))
+
+
+def _regex(name: str) -> Any:
+    def found(args: tuple[Any, ...], frame: Any, reach: Any, test: bool = False) -> Any:
+        """(re-find re s) / (re-matches re s) of a text column, re a constant regex without
+        groups: the match or nil, by Arrow's RE2 with the pattern ptc's own RE2 compiled (the
+        same engine: leftmost-first, $ the end of the text, ASCII \\d); groups (a vector
+        per match) or a nil reached (the row path raises) fall back. test: only whether it
+        matches (a filter's truth: an empty match is "", truthy), without extracting it."""
+        from ..lib.regex import as_compiled
+        from ..values import Regex
+
+        if len(args) != 2:
+            raise Fallback(f"{name} with {len(args)} arguments")
+        r, x = value(args[0], frame, reach), value(args[1], frame, reach)
+        if type(r) is not Regex:
+            raise Fallback(f"{name} with a pattern that is not a constant regex")
+        c = as_compiled(r, name)
+        if c.groups:
+            raise Fallback(f"{name} with groups (a vector per match)")
+        if not is_array(x) or kind(x) != "str":
+            raise Fallback(f"{name} of something other than a text column")
+        if _nulls_reached(x, reach):
+            raise Fallback(f"a nil reaches {name} (the row path raises)")
+        pattern = c.rx.pattern
+        wrapped = f"(?P<m>{pattern})" if name == "re-find" else f"\\A(?P<m>{pattern})\\z"
+        try:
+            if test:  # no capture: RE2 finds a match without a group's positions, faster
+                t = pc.match_substring_regex(x, pattern=pattern if name == "re-find" else f"\\A(?:{pattern})\\z")
+                return t.fill_null(False) if t.null_count else t
+            m = pc.extract_regex(x, pattern=wrapped)
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            raise Fallback(f"{name} with a pattern Arrow's RE2 does not compile") from None
+        return pc.struct_field(m, [0])
+    return found
+
+
+_TEXT_OPS = {"str": _str, "join": _join, "count": _count, "parse-long": _parse_long, "long": _long, "mod": _mod,
+             "floor": _floor, "re-find": _regex("re-find"), "re-matches": _regex("re-matches")}
 
 
 def _arith(name: str, a: Any, b: Any, reach: Any) -> Any:
@@ -807,6 +938,13 @@ def _if(test: Any, then: Any, else_: Any, frame: Any, reach: Any, numeric: bool 
         ka = kb = "float"
     if "other" in (ka, kb) or {ka, kb} - {"null"} and len({ka, kb} - {"null"}) > 1:
         raise Fallback("if whose branches give values of two types")
+    if "dow" in (ka, kb):  # days of the week on both sides (or nil): their numbers chosen
+        if not all(is_array(x) or x is None for x in (a, b)):
+            raise Fallback("if giving days of the week and constants")
+        a, b = (storage(x) if is_array(x) and kind(x) == "dow" else x for x in (a, b))
+        r = _if_else(t, a, b)
+        return pa.chunked_array([pa.ExtensionArray.from_storage(DAYS, c) for c in r.chunks], DAYS) \
+            if isinstance(r, pa.ChunkedArray) else pa.ExtensionArray.from_storage(DAYS, r)
     if "kw" in (ka, kb):  # keywords on both sides (or nil): their names chosen, a keyword column
         a, b = (x.name if type(x) is Keyword else keyword_names(x) if is_array(x) and kind(x) == "kw" else x
                 for x in (a, b))
@@ -948,6 +1086,8 @@ def truth(e: tuple[Any, ...], frame: Any, reach: Any = None) -> Any:
         return _member(e, frame, reach)
     if head == "where":
         return _where(e, frame, reach)
+    if head == "op" and e[1] in ("re-find", "re-matches"):  # whether it matches: no match extracted
+        return _TEXT_OPS[e[1]](e[2:], frame, reach, True)
     x = value(e, frame, reach)
     if not is_array(x):
         return _all_n(n, x is not None and x is not False)

@@ -255,7 +255,7 @@ def rem(num: Any, div: Any) -> Any:
     raise _bad("rem", num, div)
 
 
-@builtin("mod", inline=inline.mod, pure=True, int_result=True, args="[num div]", category="numbers",
+@builtin("mod", inline=inline.mod, pure=True, column_op="mod", int_result=True, args="[num div]", category="numbers",
          doc="Modulus of num and div (floored division); the result has the sign of div.",
          ex=(("(mod 7 2)", "1"), ("(mod -7 2)", "1"), ("(mod 7 -2)", "-1"), ("(mod -7.5 2)", "0.5")))
 def mod(num: Any, div: Any) -> Any:
@@ -686,7 +686,7 @@ def _to_integer(who: str, x: Any) -> int:
     raise runtime_error(f"{who}: expected a number, got {describe(x)}")
 
 
-@builtin("int", args="[x]", category="numbers",
+@builtin("int", column_op="long", args="[x]", category="numbers",
          doc="Coerces to an integer, truncating floats toward zero; a character gives its code point.",
          ex=(("(int 2.7)", "2"), ("(int -2.7)", "-2"), ("(int \\a)", "97")))
 def int_(x: Any) -> int:
@@ -695,7 +695,7 @@ def int_(x: Any) -> int:
     return _to_integer("int", x)
 
 
-@builtin("long", args="[x]", category="numbers",
+@builtin("long", column_op="long", args="[x]", category="numbers",
          doc="Coerces to an integer, truncating floats toward zero.",
          ex=(("(long 3.99)", "3"), ("(long 7)", "7")))
 def long_(x: Any) -> int:

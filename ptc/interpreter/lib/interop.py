@@ -134,7 +134,7 @@ def _signum(x: float) -> float:
 
 
 _math1("floor", _floor, "The largest whole number (as a float) not greater than a.",
-       (("(Math/floor 2.7)", "2.0"), ("(Math/floor -2.5)", "-3.0")))
+       (("(Math/floor 2.7)", "2.0"), ("(Math/floor -2.5)", "-3.0")), column_op="floor")
 _math1("ceil", _ceil, "The smallest whole number (as a float) not less than a.",
        (("(Math/ceil 2.1)", "3.0"),))
 _math1("rint", _rint, "The whole number (as a float) closest to a; ties go to the even one.",

@@ -418,7 +418,7 @@ def re_pattern(s: Any) -> Regex:
     return compile_regex(s)
 
 
-@builtin("re-find", args="[re s]", category="regex",
+@builtin("re-find", column_op="re-find", args="[re s]", category="regex",
          doc="The first match of re in s, or nil. Without groups the match is a string, with groups "
              "a vector [whole-match group1 ...] (nil for groups that did not participate).",
          ex=(("(re-find #\"\\d+\" \"ab12cd34\")", "\"12\""),
@@ -434,7 +434,7 @@ def re_find(re: Any, s: Any) -> Any:
     return groups_of(s, sp)
 
 
-@builtin("re-matches", args="[re s]", category="regex",
+@builtin("re-matches", column_op="re-matches", args="[re s]", category="regex",
          doc="The match if re matches the whole of s, else nil; groups as in re-find.",
          ex=(("(re-matches #\"\\d+\" \"123\")", "\"123\""), ("(re-matches #\"\\d+\" \"123a\")", "nil"),
              ("(re-matches #\"(\\d+)-(\\d+)\" \"10-20\")", "[\"10-20\" \"10\" \"20\"]")))
