@@ -320,7 +320,7 @@ def _encoded_value(e: tuple[Any, ...], frame: Any) -> Any:
     its entries and taken by its indices (a text result: a dictionary of them, not a copy per row)."""
     import pyarrow as pa
 
-    from .encoded import column_frame, dictionary_frame, fixed_width, is_dictionary
+    from .encoded import column_frame, dictionary_frame, is_dictionary, is_text, taken
     from .frame import is_rows
     from .kernels import column
 
@@ -333,10 +333,7 @@ def _encoded_value(e: tuple[Any, ...], frame: Any) -> Any:
         return _column_value(e, frame)
     entries, rows = over
     r = _column_value(e, entries)
-    r = r.combine_chunks() if isinstance(r, pa.ChunkedArray) else r
-    if fixed_width(r.type):
-        return r.take(pa.array(rows))
-    return pa.DictionaryArray.from_arrays(pa.array(rows), r)
+    return taken(r, rows, encoded=is_text(r.type))
 
 
 def _column_value(e: tuple[Any, ...], frame: Any) -> Any:

@@ -49,6 +49,12 @@ def fixed_width(t: Any) -> bool:
         return False
 
 
+def is_text(t: Any) -> bool:
+    """Whether Arrow type t is text or binary (plain, not an extension): what a take per row would
+    copy, so a value of a dictionary column of this type stays a dictionary."""
+    return bool(pt.is_string(t) or pt.is_large_string(t) or pt.is_binary(t) or pt.is_large_binary(t))
+
+
 def decoded_bytes(x: Any) -> int:
     """What dictionary column x takes decoded: each row's entry's bytes (text: its length, plus
     an offset), counted through the indices without decoding."""
@@ -75,25 +81,30 @@ def decoded(col: Any) -> Any:
     return col.cast(col.type.value_type)
 
 
-def _entries(x: Any) -> tuple[Any, np.ndarray]:
+def _entries(x: Any) -> tuple[Any, list[np.ndarray]]:
     """Dictionary column x as one dictionary (its entries, then a nil when a row is nil) and each
-    row's entry number in it (a nil row: the last)."""
+    row's entry number in it (a nil row: the last), chunk by chunk: the chunks' own indices when
+    their dictionaries are equal (a Parquet file's row groups: no copy of 50M indices)."""
     chunked = x if isinstance(x, pa.ChunkedArray) else pa.chunked_array([x])
-    if chunked.num_chunks > 1:
-        chunked = chunked.unify_dictionaries()
-    dictionary = chunked.chunk(0).dictionary if chunked.num_chunks else pa.array([], x.type.value_type)
+    chunks = [c for c in chunked.chunks if len(c)]
+    if not chunks:
+        return pa.array([], x.type.value_type), []
+    first = chunks[0].dictionary
+    if any(not (c.dictionary is first or c.dictionary.equals(first)) for c in chunks[1:]):
+        chunks = list(pa.chunked_array(chunks).unify_dictionaries().chunks)
+    dictionary = chunks[0].dictionary
     nil = len(dictionary)
     parts = []
-    for chunk in chunked.chunks:
+    for chunk in chunks:
         idx = chunk.indices
-        ints = (idx.fill_null(nil) if idx.null_count else idx).to_numpy(zero_copy_only=False).astype(np.int64)
-        parts.append(ints)
+        if idx.null_count:  # a nil row: the nil entry's number (in a type that holds it)
+            idx = idx.cast(pa.int64()).fill_null(nil)
+        parts.append(idx.to_numpy(zero_copy_only=False))  # the indices as they are: no copy
     context.check_deadline()
-    rows = np.concatenate(parts) if parts else np.zeros(0, np.int64)
     # a nil entry only where a row is nil: a kernel that falls back where a nil reaches it must not
     # meet one that no row holds
     values = pa.concat_arrays([dictionary, pa.nulls(1, dictionary.type)]) if chunked.null_count else dictionary
-    return values, rows
+    return values, parts
 
 
 def _renumbered(entry_codes: np.ndarray, rows: np.ndarray, span: int) -> tuple[np.ndarray, np.ndarray]:
@@ -101,6 +112,36 @@ def _renumbered(entry_codes: np.ndarray, rows: np.ndarray, span: int) -> tuple[n
     from .reduce import _first_seen
 
     return _first_seen(entry_codes[rows], span)
+
+
+def _dictionary_groups(x: Any, who: str) -> tuple[np.ndarray, Any]:
+    """How many rows each group of dictionary column x has and the groups' values, in first-seen
+    order: the entries' order of first appearance found a block of rows at a time (no number per
+    row made), equal entries (and the nils) one group."""
+    from .reduce import _codes
+
+    values, parts = _entries(x)
+    span = len(values)
+    seen = np.zeros(span, np.bool_)
+    order: list[np.ndarray] = []
+    refs = np.zeros(span, np.int64)
+    for block in (rows[start:start + BLOCK] for rows in parts for start in range(0, len(rows), BLOCK)):
+        refs += np.bincount(block, minlength=span)
+        new = block[~seen[block]]
+        if len(new):
+            _, first = np.unique(new, return_index=True)
+            entries = new[np.sort(first)]
+            seen[entries] = True
+            order.append(entries)
+        context.check_deadline()
+    entries = np.concatenate(order) if order else np.zeros(0, np.int64)
+    entry_codes, keys = _codes(values, who)  # equal entries (or two nils) are one group
+    entry_codes = np.asarray(entry_codes, np.int64)
+    groups = entry_codes[entries]  # in first-seen order of entries; a group first met at its first entry
+    _, first = np.unique(groups, return_index=True)
+    groups = groups[np.sort(first)]
+    sizes = np.bincount(entry_codes, weights=refs, minlength=len(keys)).astype(np.int64)
+    return sizes[groups], keys.take(pa.array(groups))
 
 
 def _blocks(x: Any, who: str) -> tuple[list[np.ndarray], list[int], np.ndarray, Any]:
@@ -135,7 +176,8 @@ def codes(x: Any, who: str) -> tuple[np.ndarray, Any]:
     from .reduce import _codes
 
     if is_dictionary(x):
-        values, rows = _entries(x)
+        values, parts = _entries(x)
+        rows = np.concatenate(parts) if parts else np.zeros(0, np.int64)
         entry_codes, keys = _codes(values, who)  # equal entries (or two nils) are one group
         entry_codes = np.asarray(entry_codes, np.int64)
         row_codes, firsts = _renumbered(entry_codes, rows, len(keys))
@@ -152,7 +194,11 @@ def codes(x: Any, who: str) -> tuple[np.ndarray, Any]:
 def _counted(x: Any, who: str) -> tuple[np.ndarray, Any]:
     """How many rows each group has (first-seen order) and the groups' values: a long column's
     counts added up block by block, no number per row kept."""
-    if is_dictionary(x) or len(x) <= BLOCK:
+    if is_dictionary(x):
+        sizes, keys = _dictionary_groups(x, who)
+        context.check_size(len(keys), who)
+        return sizes, keys
+    if len(x) <= BLOCK:
         row_codes, keys = codes(x, who)
         context.check_size(len(keys), who)
         return np.bincount(row_codes, minlength=len(keys)), keys
@@ -189,7 +235,7 @@ def unique(x: Any) -> Any:
     from .reduce import unique as dense_unique
 
     if is_dictionary(x):
-        return codes(x, "distinct")[1]
+        return _dictionary_groups(x, "distinct")[1]
     n = len(x)
     if n <= BLOCK:
         return dense_unique(x)
@@ -224,7 +270,7 @@ def _column_keys(e: Any, out: set[Any]) -> bool:
     return all(_column_keys(x, out) for x in e[1:])
 
 
-def dictionary_frame(e: Any, frame: Any) -> tuple[Any, np.ndarray] | None:
+def dictionary_frame(e: Any, frame: Any) -> tuple[Any, list[np.ndarray]] | None:
     """When e reads one column of table frame and that column is dictionary-encoded: a one-column
     table of its entries (and a nil) to compute e on, and each row's entry in it; else None."""
     from .frame import Selection
@@ -245,17 +291,22 @@ def dictionary_frame(e: Any, frame: Any) -> tuple[Any, np.ndarray] | None:
     return pa.table({name: values}), rows
 
 
-def column_frame(frame: Any) -> tuple[Any, np.ndarray] | None:
+def column_frame(frame: Any) -> tuple[Any, list[np.ndarray]] | None:
     """A dictionary-encoded column as a frame: its entries (and a nil) and each value's entry."""
     if not is_dictionary(frame) or not len(frame):
         return None
     return _entries(frame)
 
 
-def taken(result: Any, rows: np.ndarray) -> Any:
-    """A result computed on a dictionary's entries, for each row (a constant stays a constant)."""
+def taken(result: Any, parts: list[np.ndarray], encoded: bool = False) -> Any:
+    """A result computed on a dictionary's entries, for each row, chunk by chunk (a constant stays
+    a constant); encoded: a dictionary of the result's values, taken by the rows' entry numbers."""
     if not isinstance(result, (pa.Array, pa.ChunkedArray)):
         return result
     if isinstance(result, pa.ChunkedArray):
         result = result.combine_chunks()
-    return result.take(pa.array(rows))
+    if encoded:
+        return pa.chunked_array([pa.DictionaryArray.from_arrays(pa.array(p), result) for p in parts],
+                                pa.dictionary(pa.from_numpy_dtype(parts[0].dtype) if parts else pa.int32(),
+                                              result.type))
+    return pa.chunked_array([result.take(pa.array(p)) for p in parts], result.type)

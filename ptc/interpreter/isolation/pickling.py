@@ -180,10 +180,14 @@ def _table_state(x: Table) -> tuple[Any, ...]:
     out of band (`_dumps_parts`), not copied again into the pickle."""
     import pyarrow as pa
 
-    sink = pa.BufferOutputStream()
-    with pa.ipc.new_stream(sink, x.arrow.schema) as writer:
-        writer.write_table(x.arrow)
-    return (_r_table, (pickle.PickleBuffer(sink.getvalue()),))
+    arrow = x.arrow
+    size = pa.MockOutputStream()  # the stream's size first: one buffer of it, never grown (a growing
+    with pa.ipc.new_stream(size, arrow.schema) as writer:  # one held up to twice the table)
+        writer.write_table(arrow)
+    buf = pa.allocate_buffer(size.size())
+    with pa.ipc.new_stream(pa.FixedSizeBufferWriter(buf), arrow.schema) as writer:
+        writer.write_table(arrow)
+    return (_r_table, (pickle.PickleBuffer(buf),))
 
 
 def _r_table(stream: bytes) -> Table:
