@@ -36,7 +36,26 @@ class Fallback(Exception):
         self.reason = reason
 
 
-class KeywordType(pa.ExtensionType):
+class _Marker(pa.ExtensionType):
+    """An extension type without parameters over a plain storage type: what the column holds
+    is named by the type alone, so it serializes as nothing."""
+
+    def __arrow_ext_serialize__(self) -> bytes:
+        return b""
+
+    @classmethod
+    def __arrow_ext_deserialize__(cls, storage_type: Any, serialized: bytes) -> "_Marker":
+        return cls()
+
+
+def marked(t: "_Marker", x: Any) -> Any:
+    """Storage column x (an array or a chunked one) as a column of extension type t."""
+    if isinstance(x, pa.ChunkedArray):
+        return pa.chunked_array([pa.ExtensionArray.from_storage(t, c) for c in x.chunks], t)
+    return pa.ExtensionArray.from_storage(t, x)
+
+
+class KeywordType(_Marker):
     """A computed column of keywords, stored as their names (what an if/cond/case whose
     branches are keywords computes: `(cond (< d 500) :short ...)`), read back as keywords
     (table.column_values) by map, frequencies, group-by and distinct; kind "kw", so any kernel
@@ -45,38 +64,22 @@ class KeywordType(pa.ExtensionType):
     def __init__(self) -> None:
         super().__init__(pa.string(), "ptc.keyword")
 
-    def __arrow_ext_serialize__(self) -> bytes:
-        return b""
-
-    @classmethod
-    def __arrow_ext_deserialize__(cls, storage_type: Any, serialized: bytes) -> "KeywordType":
-        return cls()
-
 
 KEYWORDS = KeywordType()
 
 
 def keywords(names: Any) -> Any:
     """A keyword column of the names in string array names."""
-    if isinstance(names, pa.ChunkedArray):
-        return pa.chunked_array([pa.ExtensionArray.from_storage(KEYWORDS, c) for c in names.chunks], KEYWORDS)
-    return pa.ExtensionArray.from_storage(KEYWORDS, names)
+    return marked(KEYWORDS, names)
 
 
-class DayOfWeekType(pa.ExtensionType):
+class DayOfWeekType(_Marker):
     """A computed column of days of the week, stored as their numbers (1 = MONDAY): what
     (.getDayOfWeek d) of a date column is; read back as DayOfWeek values (table.column_values)
     by map, frequencies, group-by and distinct; kind "dow", which no other kernel computes on."""
 
     def __init__(self) -> None:
         super().__init__(pa.int64(), "ptc.dayofweek")
-
-    def __arrow_ext_serialize__(self) -> bytes:
-        return b""
-
-    @classmethod
-    def __arrow_ext_deserialize__(cls, storage_type: Any, serialized: bytes) -> "DayOfWeekType":
-        return cls()
 
 
 DAYS = DayOfWeekType()
@@ -91,9 +94,7 @@ def storage(x: Any) -> Any:
 
 def keyword_names(x: Any) -> Any:
     """The names a keyword column holds (its storage strings)."""
-    if isinstance(x, pa.ChunkedArray):
-        return pa.chunked_array([c.storage for c in x.chunks], pa.string())
-    return x.storage
+    return storage(x)
 
 
 # -- kinds: what PTC type a column's cells are ---------------------------------------------
@@ -357,8 +358,7 @@ def _op(name: str, args: tuple[Any, ...], frame: Any, reach: Any) -> Any:
             raise Fallback("a nil reaches a date method (the row path raises)")
         r = _DATE_PARTS[name](x).cast(pa.int64())
         if days:
-            return pa.chunked_array([pa.ExtensionArray.from_storage(DAYS, c) for c in r.chunks], DAYS) \
-                if isinstance(r, pa.ChunkedArray) else pa.ExtensionArray.from_storage(DAYS, r)
+            return marked(DAYS, r)
         return r
     if name in ("subs", "upper", "lower"):
         return _text(name, args, frame, reach)
@@ -943,8 +943,7 @@ def _if(test: Any, then: Any, else_: Any, frame: Any, reach: Any, numeric: bool 
             raise Fallback("if giving days of the week and constants")
         a, b = (storage(x) if is_array(x) and kind(x) == "dow" else x for x in (a, b))
         r = _if_else(t, a, b)
-        return pa.chunked_array([pa.ExtensionArray.from_storage(DAYS, c) for c in r.chunks], DAYS) \
-            if isinstance(r, pa.ChunkedArray) else pa.ExtensionArray.from_storage(DAYS, r)
+        return marked(DAYS, r)
     if "kw" in (ka, kb):  # keywords on both sides (or nil): their names chosen, a keyword column
         a, b = (x.name if type(x) is Keyword else keyword_names(x) if is_array(x) and kind(x) == "kw" else x
                 for x in (a, b))

@@ -18,7 +18,7 @@ import pyarrow.compute as pc
 
 from .. import context
 from .frame import _flat, holds_negative_zero, selection
-from .kernels import Fallback, column, keyword_names, keywords, kind, storage, value
+from .kernels import Fallback, column, kind, marked, storage, value
 
 _SEQUENTIAL_SUM = sys.version_info < (3, 12)  # Python's sum() compensates float rounding from 3.12
 
@@ -124,12 +124,9 @@ def _codes(x: Any, who: str) -> tuple[np.ndarray, Any]:
     if pa.types.is_dictionary(x.type):  # a categorical: its codes renumbered, no value hashed
         return _dictionary_codes(x, who)
     k = kind(x)
-    if k == "kw":  # a keyword column: numbered by its names, its groups' values keywords again
-        codes, names = _codes(keyword_names(x), who)
-        return codes, keywords(names)
-    if k == "dow":  # days of the week: numbered by their numbers
-        codes, numbers = _codes(storage(x), who)
-        return codes, pa.ExtensionArray.from_storage(x.type, _flat(numbers))
+    if k in ("kw", "dow"):  # keywords, days of the week: numbered by their names or numbers, the groups' values marked again
+        codes, under = _codes(storage(x), who)
+        return codes, marked(x.type, _flat(under))
     if k not in ("int", "str", "bool", "date", "null"):
         raise Fallback(f"{who} by {k} values")
     x = _flat(x)
@@ -304,10 +301,8 @@ def combinations(frame: Any, key: tuple[Any, ...]) -> tuple[pa.Table, tuple[Any,
 def unique(x: Any) -> Any:
     """(distinct column): first occurrences, in order."""
     k = kind(x)
-    if k == "kw":
-        return keywords(pc.unique(_flat(keyword_names(x))))
-    if k == "dow":
-        return pa.ExtensionArray.from_storage(x.type, pc.unique(_flat(storage(x))))
+    if k in ("kw", "dow"):
+        return marked(x.type, pc.unique(_flat(storage(x))))
     if k not in ("int", "str", "bool", "date", "null"):
         raise Fallback(f"distinct over {k} values")
     return pc.unique(_flat(x))
