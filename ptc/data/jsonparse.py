@@ -23,6 +23,8 @@ WINDOW = 1 << 18  # characters one C call may parse: a few MB of objects at wors
 _FIRST = 256  # the first window a value is tried in
 _DECODER = json.JSONDecoder()
 _WS = re.compile(r"[ \t\n\r]*")
+_WORDS = ("-Infinity", "Infinity", "NaN", "false", "true", "null")  # the scanner's words, longest first
+_LONGEST_WORD = _WORDS[0]  # a decode error this near a window's end may be a word the window cut
 _NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?")  # json.scanner's, for a number past a window
 
 
@@ -94,7 +96,7 @@ class _Parser:
         try:
             value, end = _DECODER.raw_decode(chunk)
         except json.JSONDecodeError as e:
-            cut = e.msg.startswith("Unterminated string") or e.pos >= len(chunk) - 6
+            cut = e.msg.startswith("Unterminated string") or e.pos >= len(chunk) - len(_LONGEST_WORD)
             if cut and at + len(chunk) < len(self.text):
                 return None
             raise self.error(e.msg, at + e.pos) from None
@@ -123,6 +125,9 @@ class _Parser:
             return self.members(i)
         if first == '"':
             return self.string(i)
+        for word in _WORDS:  # Python's json writes NaN and the infinities; a window shorter than them opens them
+            if self.text.startswith(word, i):
+                return _DECODER.decode(word), i + len(word)
         number = _NUMBER.match(self.text, i)
         if number is None:
             raise self.error("Expecting value", i)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 from typing import Any
 from unittest import mock
 
@@ -85,3 +86,13 @@ def test_a_string_past_max_cell_is_refused_before_it_is_decoded(monkeypatch: pyt
     monkeypatch.setattr(jsonparse, "WINDOW", 1024)
     with loading("t.json", LoadLimits(max_cell=10_000)), pytest.raises(DataFileError, match="max_cell=10,000"):
         jsonparse.parse_json(json.dumps([{"s": "x" * 20_000}]), "t.json")
+
+
+@pytest.mark.parametrize("first, window", [(16, 64), (4, 8), (4, 16), (8, 32)])
+@pytest.mark.parametrize("value", [{"": [False, -math.inf]}, [1, math.inf], [math.nan, 2], [True, None]])
+def test_a_window_that_cuts_a_word_reads_it_whole(first: int, window: int, value: Any) -> None:
+    """-Infinity (9 characters) cut by a window's end was "Expecting value" (CI, hypothesis:
+    first=16, window=64); a window shorter than the word opened it as a number."""
+    text = json.dumps(value)
+    with shrunk(first, window):
+        assert json.dumps(parsed(text)) == json.dumps(json.loads(text))
