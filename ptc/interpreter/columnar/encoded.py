@@ -29,6 +29,7 @@ import pyarrow.types as pt
 
 from .. import context
 
+_NUMBERING_BYTES = 64  # what numbering one value in first-seen order holds at its peak (reduce._codes)
 BLOCK = 1 << 18  # rows numbered by one call between two reads of the clock (0.02-0.1 s of texts)
 
 
@@ -164,6 +165,8 @@ def _blocks(x: Any, who: str) -> tuple[list[np.ndarray], list[int], np.ndarray, 
     # the blocks' values numbered at once, one call: refused when it would take longer than the run
     # has left, at the rate the blocks were numbered
     context.check_time(len(keys_all) * (time.monotonic() - began) / n, f"numbering {len(keys_all):,} values")
+    # and sized: the call's arrays (positions, first-seen marks, ranks: ~8 int64 a value at most)
+    context.check_bytes(len(keys_all) * _NUMBERING_BYTES, f"numbering {len(keys_all):,} values", charge=False)
     merged, keys = _codes(keys_all, who)
     context.check_deadline()
     return block_codes, offsets, np.asarray(merged, np.int64), keys
