@@ -379,13 +379,25 @@ def _bracket_problem(source: str) -> PTCError | None:
             o, ol, oc = stack.pop()
             if _CLOSERS[o] != c:
                 return PTCError("parse", f"mismatched '{c}': expected '{_CLOSERS[o]}' to close '{o}' "
-                                f"opened at {ol}:{oc}", line=line, column=col)
+                                f"opened at {ol}:{oc}", line=line, column=col,
+                                hint=_opener_hint(source, (o, ol, oc), i, c))
         i, col = i + 1, col + 1
     if stack:
         o, ol, oc = stack[-1]
         return PTCError("parse", f"unclosed '{o}' (EOF while reading)", line=ol, column=oc,
                         hint=f"add the missing '{_CLOSERS[o]}'")
     return None
+
+
+def _opener_hint(source: str, opener: tuple[str, int, int], end: int, closer: str) -> str:
+    """Where the bracket a mismatched closer meets begins, with its text: in a deep nest the
+    line:column alone leaves the reader (a model, mostly) counting brackets."""
+    o, line, column = opener
+    start = sum(len(text) + 1 for text in source.split("\n")[:line - 1]) + column - 1
+    text = source[start:end + 1]
+    if "\n" in text or len(text) > 40:
+        text = text.split("\n", 1)[0][:30].rstrip() + " ..."
+    return f"the '{o}' at {line}:{column} begins `{text}`: close it with '{_CLOSERS[o]}' before this '{closer}'"
 
 
 def read(source: str) -> list[Form]:

@@ -15,9 +15,10 @@ from ..interpreter.reference import prompt_reference
 
 INTRO = """\
 Runs a PTC-Lisp program in a sandbox and returns its printed output and its result. PTC-Lisp is
-Clojure 1.11 (clojure.core, clojure.string as str/, clojure.set as set/) without I/O or Java
-interop. Write one program that calls the tools below and filters, joins and aggregates their
-data, so that only the answer comes back."""
+Clojure 1.11 (clojure.core, clojure.string as str/, clojure.set as set/) without I/O (println
+aside), and Java interop only for the common methods its reference lists (String, Math,
+java.time...). Write one program that calls the tools below and filters, joins and aggregates
+their data, so that only the answer comes back."""
 
 RULES = f"""\
 Rules:

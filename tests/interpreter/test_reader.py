@@ -77,6 +77,19 @@ def test_parse_errors_have_kind_message_and_position(source: str, message: str, 
     assert (err.line, err.column) == pos
 
 
+def test_a_mismatched_closer_points_at_the_bracket_it_meets_with_its_text() -> None:
+    deep = ("(defn f [r]\n  (cond\n    (> (:a r) 1) (map (fn [q] (assoc q :k (+ (:v q) (* 2 (:w q)])))"
+            " [r])\n    :else nil))")
+    with pytest.raises(PTCError) as info:
+        read(deep)
+    assert info.value.format() == (
+        "error[parse] 3:64: mismatched ']': expected ')' to close '(' opened at 3:53\n"
+        "  hint: the '(' at 3:53 begins `(* 2 (:w q)]`: close it with ')' before this ']'")
+    with pytest.raises(PTCError) as info:  # an opener lines above: its line's start
+        read("(let [rows (->> data/orders\n             (filter #(> (:amount %) 10))\n  (count rows)]")
+    assert info.value.hint == "the '(' at 1:12 begins `(->> data/orders ...`: close it with ')' before this ']'"
+
+
 def test_read_value_reads_printed_clojure() -> None:
     value = read_value('{:a [1 2.5 "x"], "b" #{:k}, :c (nil true)}')
     assert v.equals(value, v.make_map([(v.keyword("a"), v.vec([1, 2.5, "x"])),

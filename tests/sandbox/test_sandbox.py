@@ -41,6 +41,8 @@ def test_the_definition_teaches_the_language_tools_and_data() -> None:
     assert "(tool/customer {:name :string}) -> :map" in text and "the customer's name" in text
     assert "data/orders: list[3], sample: {:id 1, :customer \"ada\", :amount 120}" in text
     assert "Not available:" in text and "persist from one call" in text
+    # the intro allows the interop the reference then lists (it said "without I/O or Java interop")
+    assert "Java interop only for the common methods its reference lists" in text and "\nJava interop: " in text
     assert ptc.as_tool_spec(tools=[customer], data={"orders": ORDERS}) == spec
     anthropic = sb.anthropic_tool()
     assert anthropic["name"] == "run_ptc_lisp" and anthropic["input_schema"] == spec["function"]["parameters"]
