@@ -8,9 +8,10 @@ available, the Java statics, and the PTC-only forms and functions (~400 tokens).
 
 from __future__ import annotations
 
-from typing import Any, Literal, Mapping
+from typing import Any, Iterable, Literal, Mapping
 
-from ..interpreter.printer import sample_text, type_label
+from ..interpreter.printer import pr_str, sample_text, type_label
+from ..interpreter.values import MAP_TYPES
 from ..interpreter.table import Table
 from ..interpreter.reference import PTC_AGGREGATES, prompt_reference
 
@@ -73,7 +74,7 @@ PTC_ONLY = PTC_AGGREGATES
 def compact_reference() -> str:
     """The language as differences from Clojure. A test checks that every builtin is a Clojure
     name, named here, or a Java method or static of a class JAVA_INTEROP names."""
-    from ..interpreter.registry import REGISTRY, load_library
+    from ..interpreter.registry import load_library
 
     load_library()
     return "\n".join([
@@ -104,7 +105,23 @@ def describe_data(data: Mapping[str, Any] | None) -> str:
         lines.append(f"data/{name}: {label}, sample: {sample}")
         if t is str and len(value) > 160:
             lines[-1] += f" ({len(value)} characters)"
+        spaced = spaced_keys_note(first.keys() if type(first) in MAP_TYPES else ())
+        if spaced:
+            lines.append(spaced)
     return "\n".join(lines)
+
+
+def spaced_keys_note(keys: Iterable[Any], most: int = 5) -> str | None:
+    """The line marking keys that begin or end with a space (`" WINDSPEED"` from a CSV header):
+    quoted in the description they are easy to misread, and `:WINDSPEED` finds nothing."""
+    spaced = [k for k in keys if type(k) is str and k != k.strip()]
+    if not spaced:
+        return None
+    names = ", ".join(pr_str(k) for k in spaced[:most]) + (f" and {len(spaced) - most} more" if len(spaced) > most
+                                                           else "")
+    one = len(spaced) == 1
+    return (f"  note: {names} {'begins or ends' if one else 'begin or end'} with a space, part of the name: "
+            f"read {'it with' if one else 'them with get, e.g.'} (get row {pr_str(spaced[0])})")
 
 
 LARGE = 100_000  # rows from which a table's description says what is fast over it
@@ -118,6 +135,9 @@ def describe_table(name: str, table: Table, sample_rows: int = 3) -> str:
         head += (f"\n  ({len(table):,} rows: filter, remove, group-by with counts or sums, frequencies and sort-by on "
                  f"a key run over whole columns, as does map of keys, arithmetic or assoc/select-keys of them; "
                  f"a function called on every row that is more than that (a date parsed, a string built) takes seconds)")
+    spaced = spaced_keys_note(table.keys)
+    if spaced:
+        head += "\n" + spaced
     if not len(table):
         return head
     rows = " ".join(sample_text(row, limit=12, max_chars=60) for row in table[:sample_rows])

@@ -7,6 +7,7 @@ changed by a program."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -403,6 +404,25 @@ def test_the_prompt_describes_a_table_by_its_columns_and_a_few_rows() -> None:
     assert text.splitlines()[1].startswith("  (200,000 rows: filter, remove, group-by")  # what is fast over it
     assert text.count("{:id") == 3
     assert len(text) < 800
+
+
+def test_the_prompt_marks_column_names_that_begin_or_end_with_a_space(tmp_path: Path) -> None:
+    from ptc.agent.prompt import describe_data
+    from ptc.interpreter.api import convert_data
+
+    csv = tmp_path / "weather.csv"
+    csv.write_text("DATE, WINDSPEED,avg. wait time ,ok\n2020-01-01,3.5,2,1\n")
+    text = describe_data(convert_data({"w": ptc.table(csv), "rows": [{" WINDSPEED": 1, "a": 2}],
+                                       "plain": [{"a b": 1}]}))
+    assert text.splitlines() == [
+        'data/w: table of 1 rows (a vector of maps), columns: :DATE string, " WINDSPEED" float, '
+        '"avg. wait time " int, :ok int',
+        '  note: " WINDSPEED", "avg. wait time " begin or end with a space, part of the name: read them with get, '
+        'e.g. (get row " WINDSPEED")',
+        '  sample rows: {:DATE "2020-01-01", " WINDSPEED" 3.5, "avg. wait time " 2, :ok 1}',
+        'data/rows: list[1], sample: {" WINDSPEED" 1, :a 2}',
+        '  note: " WINDSPEED" begins or ends with a space, part of the name: read it with (get row " WINDSPEED")',
+        'data/plain: list[1], sample: {"a b" 1}']  # a space inside a name is plain to see
 
 
 def test_import_ptc_does_not_load_pyarrow() -> None:
