@@ -26,8 +26,8 @@ _PER_CELL = 3e-9  # seconds per value of the design per predictor: the SVD of a 
           ":confidence-interval} ...] (the intercept first) :r-squared :adjusted-r-squared :f-statistic :p-value "
           ":df [model residual] :n :sigma :log-likelihood :aic :bic}; opts :alpha (0.05) for the intervals, "
           ":intercept? false to fit without one.",
-      ex=(("(:beta (stats/lm [1 3 5 7] [0 1 2 3]))", "[2.0000000000000004]"),
-          ("(:r-squared (stats/lm [2 4 5 4 5] [1 2 3 4 5]))", "0.5999999999999999")))
+      ex=(("(mapv #(round % 6) (:beta (stats/lm [1 3 5 7] [0 1 2 3])))", "[2.0]"),
+          ("(round (:r-squared (stats/lm [2 4 5 4 5] [1 2 3 4 5])) 6)", "0.6")))
 def lm(ys: Any, xss: Any, opts: Any = None) -> Any:
     import numpy as np
     import scipy.stats
