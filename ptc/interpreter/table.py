@@ -315,9 +315,8 @@ def column_values(chunked: Any) -> list[Any]:
     import pyarrow.types as pt
 
     t = chunked.type
-    if pt.is_dictionary(t):
-        chunked = chunked.cast(t.value_type)
-        t = t.value_type
+    if pt.is_dictionary(t) or pt.is_run_end_encoded(t):
+        return _shared_values(chunked)
     chunked = as_cells(chunked)
     t = chunked.type
     if (pt.is_integer(t) or pt.is_floating(t)) and chunked.null_count == 0:
@@ -330,6 +329,49 @@ def column_values(chunked: Any) -> list[Any]:
         return values
     fix = _converter(t)
     return [None if x is None else fix(x) for x in values]
+
+
+def _shared_values(chunked: Any) -> list[Any]:
+    """A dictionary- or run-end-encoded column's values, each entry its rows reach converted once
+    and shared by them (one 1 KB string in 4,096 rows is one string, not 4,096 copies of it)."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.types as pt
+
+    out: list[Any] = []
+    for chunk in chunked.chunks:
+        if pt.is_run_end_encoded(chunk.type):
+            chunk = runs_as_dictionary(chunk)
+        idx = chunk.indices
+        nil = idx.is_null().to_numpy(zero_copy_only=False) if idx.null_count else None
+        rows = (idx.fill_null(0) if nil is not None else idx).to_numpy(zero_copy_only=False)
+        used = np.unique(rows if nil is None else rows[~nil])
+        entries = [*column_values(pa.chunked_array([chunk.dictionary.take(pa.array(used, pa.int64()))])), None]
+        at = np.searchsorted(used, rows)
+        if nil is not None:
+            at[nil] = len(used)  # the None after the entries
+        values = [entries[i] for i in at.tolist()]
+        out.extend(values)
+    return out
+
+
+def runs_as_dictionary(chunk: Any) -> Any:
+    """A run-end-encoded array as a dictionary array: its runs' values (the slice of them its rows
+    cover) and each row's run number (a nil run's rows nil). Arrow can neither filter nor take the
+    former; ptc computes on the latter encoded (columnar.encoded)."""
+    import numpy as np
+    import pyarrow as pa
+
+    start, n = chunk.find_physical_offset(), chunk.find_physical_length()
+    ends = chunk.run_ends.slice(start, n).to_numpy(zero_copy_only=False).astype(np.int64) - chunk.offset
+    lengths = np.diff(np.clip(ends, 0, len(chunk)), prepend=0)
+    values = chunk.values.slice(start, n)
+    if not values.null_count:
+        return pa.DictionaryArray.from_arrays(pa.array(np.repeat(np.arange(n, dtype=np.int32), lengths)), values)
+    nil = values.is_null().to_numpy(zero_copy_only=False)  # a nil run: nil rows, no entry (Arrow unifies no nil entry)
+    numbers = (np.cumsum(~nil) - 1).astype(np.int32)
+    return pa.DictionaryArray.from_arrays(pa.array(np.repeat(numbers, lengths), mask=np.repeat(nil, lengths)),
+                                          values.drop_null())
 
 
 def _plain(t: Any) -> bool:
@@ -404,7 +446,7 @@ def arrow_kind(t: Any) -> str:
     text), binary (base64 text), map (structs, maps), list, null or other."""
     import pyarrow.types as pt
 
-    if pt.is_dictionary(t):
+    if pt.is_dictionary(t) or pt.is_run_end_encoded(t):
         return arrow_kind(t.value_type)
     for test, k in _kinds():
         if test(t):
@@ -443,7 +485,7 @@ def arrow_type_label(t: Any) -> str:
     """A short PTC-flavoured name for an Arrow type: int, float, string, bool, date, ..."""
     import pyarrow.types as pt
 
-    if pt.is_dictionary(t):
+    if pt.is_dictionary(t) or pt.is_run_end_encoded(t):
         t = t.value_type
     k = arrow_kind(t)
     if k == "list":
@@ -504,5 +546,24 @@ def table_rows_arrow(parts: list[tuple[Table, Sequence[int]]]) -> Any:
     import pyarrow as pa
 
     taken = [t.arrow if idx == range(len(t)) else t.arrow.slice(idx.start, len(idx))
-             if type(idx) is range and idx.step == 1 else t.arrow.take(pa.array(idx, pa.int64())) for t, idx in parts]
+             if type(idx) is range and idx.step == 1 else runs_as_dictionaries(t.arrow).take(pa.array(idx, pa.int64()))
+             for t, idx in parts]
     return taken[0] if len(taken) == 1 else pa.concat_tables(taken)
+
+
+def runs_as_dictionaries(arrow: Any) -> Any:
+    """Arrow table `arrow`, its run-end-encoded columns as dictionary ones (runs_as_dictionary)."""
+    import pyarrow as pa
+    import pyarrow.types as pt
+
+    from .context import check_deadline
+
+    for i, t in enumerate(arrow.schema.types):
+        if pt.is_run_end_encoded(t):
+            chunks = []
+            for chunk in arrow.column(i).chunks:
+                chunks.append(runs_as_dictionary(chunk))
+                check_deadline()
+            arrow = arrow.set_column(i, arrow.field(i).name,
+                                     pa.chunked_array(chunks, pa.dictionary(pa.int32(), t.value_type)))
+    return arrow

@@ -112,15 +112,22 @@ def rows_of(coll: Any) -> Any:
     if t is LazySeq:
         o = coll.origin
         if o is not None and type(o[0]).__name__ == "Table" and type(o[0]) is _table_type() and not _OFF.get():
-            return o[0].arrow.slice(o[1]) if o[1] else o[0].arrow
+            return _plain(o[0]).slice(o[1]) if o[1] else _plain(o[0])
         if type(coll._src).__name__ == "SelectionSource" and not _OFF.get():  # cache + rest: all of it
             return coll._src.sel
         return None
     if t.__name__ == "Table" and t is _table_type() and not _OFF.get():
         if coll._n < SMALL_GROUP and coll._root is not coll and coll._root._groups is not None:
             return None  # a small group run one by one: rows beat a kernel's fixed cost
-        return coll.arrow
+        return _plain(coll)
     return None
+
+
+def _plain(table: Any) -> Any:
+    """A Table's pyarrow.Table, its run-end-encoded columns as dictionary ones (encoded.without_runs)."""
+    from .encoded import without_runs
+
+    return without_runs(table.arrow)
 
 
 # A group of fewer rows, when a group body is not a plan and runs group by group, is read row by
@@ -318,13 +325,11 @@ def _encoded_value(e: tuple[Any, ...], frame: Any) -> Any:
     """_column_value, where a dictionary-encoded column stays encoded: `(map :k t)` is the column as
     it is; a value of it alone (of a table's one column, or of the column itself) is computed on
     its entries and taken by its indices (a text result: a dictionary of them, not a copy per row)."""
-    import pyarrow as pa
-
     from .encoded import column_frame, dictionary_frame, is_dictionary, is_text, taken
     from .frame import is_rows
     from .kernels import column
 
-    if e[0] == "col" and e[2] is None and isinstance(frame, pa.Table):
+    if e[0] == "col" and e[2] is None and is_rows(frame):
         col = column(frame, e[1], decoded=False)
         if col is not None and is_dictionary(col):
             return col

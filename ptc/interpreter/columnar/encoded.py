@@ -12,6 +12,11 @@ copy. The answers are the row path's: the dictionary's values are what the rows 
 kernel computes a row from its own value alone (an unreferenced entry can only make a kernel
 fall back, never change a row's value).
 
+A run-end-encoded column (an Arrow IPC file's, a host's table: one run of a 1 KB string in 8M
+rows is 8 GB decoded, and Arrow can neither filter nor take it) reaches the kernels as the
+dictionary column of its runs' values (`without_runs`: 4 bytes a row of run numbers, sized
+first), so everything above holds for it too.
+
 `frequencies` and `distinct` of a long column also number it a block of rows at a time
 (BLOCK), reading the clock between blocks, and size the map of counts before it is built
 (10M distinct values took 1.4-3.7 s at timeout=1 and +1.2 GB before any check).
@@ -20,6 +25,7 @@ fall back, never change a row's value).
 from __future__ import annotations
 
 import time
+import weakref
 from typing import Any
 
 import numpy as np
@@ -28,6 +34,7 @@ import pyarrow.compute as pc
 import pyarrow.types as pt
 
 from .. import context
+from ..table import runs_as_dictionaries
 
 _NUMBERING_BYTES = 64  # what numbering one value in first-seen order holds at its peak (reduce._codes)
 BLOCK = 1 << 18  # rows numbered by one call between two reads of the clock (0.02-0.1 s of texts)
@@ -54,6 +61,31 @@ def is_text(t: Any) -> bool:
     """Whether Arrow type t is text or binary (plain, not an extension): what a take per row would
     copy, so a value of a dictionary column of this type stays a dictionary."""
     return bool(pt.is_string(t) or pt.is_large_string(t) or pt.is_binary(t) or pt.is_large_binary(t))
+
+
+# id(table) -> (a weak reference to it, the table with its runs as dictionaries, or None: it has
+# none), for the last tables the kernels read: asking a table's 100 column types costs 160 us a call
+_PLAIN: dict[int, tuple[Any, Any]] = {}
+_KEPT = 64
+
+
+def without_runs(table: Any) -> Any:
+    """Table with its run-end-encoded columns as dictionary columns (see the module docstring),
+    after the run numbers they need (4 bytes a row, a byte more where a run is nil) are checked
+    against the run's memory."""
+    hit = _PLAIN.get(id(table))
+    if hit is not None and hit[0]() is table:
+        return table if hit[1] is None else hit[1]
+    cols = [i for i, t in enumerate(table.schema.types) if pt.is_run_end_encoded(t)]
+    out = table
+    if cols:
+        context.check_bytes(sum((4 + (table.column(i).null_count > 0)) * table.num_rows for i in cols),
+                            "reading a run-end-encoded column", charge=False)
+        out = runs_as_dictionaries(table)
+    while len(_PLAIN) >= _KEPT:
+        _PLAIN.pop(next(iter(_PLAIN)))
+    _PLAIN[id(table)] = (weakref.ref(table), out if cols else None)
+    return out
 
 
 def decoded_bytes(x: Any) -> int:
@@ -274,21 +306,22 @@ def _column_keys(e: Any, out: set[Any]) -> bool:
 
 
 def dictionary_frame(e: Any, frame: Any) -> tuple[Any, list[np.ndarray]] | None:
-    """When e reads one column of table frame and that column is dictionary-encoded: a one-column
+    """When e reads one column of table or selection frame (a filter's rows: a filter of a filter
+    stays encoded) and that column is dictionary-encoded: a one-column
     table of its entries (and a nil) to compute e on, and each row's entry in it; else None."""
-    from .frame import Selection
+    from .frame import is_rows
     from .kernels import column_name
 
-    if type(frame) is Selection or not isinstance(frame, pa.Table) or not frame.num_rows:
+    if not is_rows(frame) or not frame.num_rows:
         return None
     keys: set[Any] = set()
     if not _column_keys(e, keys) or len(keys) != 1:
         return None
     name = column_name(next(iter(keys)))
-    if name is None or name not in frame.column_names:
+    if name is None or frame.column_names.count(name) != 1:
         return None
-    col = frame.column(name)
-    if not pt.is_dictionary(col.type) or frame.column_names.count(name) != 1:
+    col = frame.column(frame.column_names.index(name))  # a selection's: its rows' indices, still encoded
+    if not pt.is_dictionary(col.type):
         return None
     values, rows = _entries(col)
     return pa.table({name: values}), rows

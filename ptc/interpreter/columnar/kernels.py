@@ -110,7 +110,7 @@ def kind(x: Any) -> str:
             return "kw"
         if type(x.type) is DayOfWeekType:
             return "dow"
-        if pt.is_dictionary(x.type) or pt.is_float16(x.type) or pt.is_decimal(x.type):
+        if pt.is_dictionary(x.type) or pt.is_run_end_encoded(x.type) or pt.is_float16(x.type) or pt.is_decimal(x.type):
             return "other"  # computed on as `column` gives them: decoded, as float64
         k = arrow_kind(x.type)
         return k if k in _COMPUTED else "other"
