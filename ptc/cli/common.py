@@ -298,7 +298,17 @@ def run_and_report(source: str, *, data: Any, limits: Any, as_json: bool, output
         return 1
     failed = bool(getattr(result, "failed", False))
     if as_json:
-        out: dict[str, Any] = {"value": ptc.to_python(result.value), "prints": list(result.prints)}
+        try:  # bounded by its own budget (twice the default max_collection items), not the run's
+            plain = ptc.to_python(result.value)
+        except ptc.PTCError as err:
+            err = ptc.PTCError("limit", f"the value is too large to print as JSON: {err.message.split(':')[0]} "
+                               f"(the JSON form holds at most {2 * ptc.Limits().max_collection:,} items)",
+                               hint="write its rows to a file with --output FILE (.csv, .jsonl, .parquet), "
+                                    "or return less (take, an aggregate)")
+            click.echo(json_text({"error": err.to_dict(), "prints": list(result.prints)}))
+            print_error(err)
+            return 1
+        out: dict[str, Any] = {"value": plain, "prints": list(result.prints)}
         if failed:
             out["failed"] = True
         if result.note is not None:

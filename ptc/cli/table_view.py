@@ -6,6 +6,7 @@ Only the first rows are converted and shown, so a result of millions of rows pri
 
 from __future__ import annotations
 
+import itertools
 import sys
 from typing import Any
 
@@ -15,9 +16,18 @@ MAX_ROWS = 40
 def head_rows(value: Any, limit: int = MAX_ROWS) -> tuple[list[dict[Any, Any]], int] | None:
     """(the first `limit` rows as plain dicts, the row count) of a non-empty vector or seq of maps, else None.
 
-    Only the shown rows and the last one are looked at (a table's other rows stay untouched)."""
+    Only the shown rows and the last one are looked at (a table's other rows stay untouched; a
+    filter's or a sort's rows, not made by the run, are made for the head alone: all 10M of a
+    filter's were made after the run, on no clock, 15 s and +1.6 GB)."""
+    from ptc.interpreter.lazy import LazySeq
     from ptc.interpreter.values import MAP_TYPES, SEQ_TYPES, VECTOR_TYPES, to_python
 
+    total = value.known_count() if type(value) is LazySeq else None
+    if total is not None and not value.realized:  # rows of a selection, made as they are read
+        head = list(itertools.islice(value, min(limit, total)))
+        if not head or not all(isinstance(row, MAP_TYPES) for row in head):
+            return None
+        return [to_python(row) for row in head], total
     if isinstance(value, SEQ_TYPES):
         value = list(value)  # a run's result is realized already
     if not isinstance(value, VECTOR_TYPES) or len(value) == 0:

@@ -7,10 +7,11 @@ A run's value is PTC data; `ptc.to_python` makes it plain Python, and a vector o
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from .arrow import DataFileError, require, table_from_rows
 
@@ -93,27 +94,56 @@ def write_table(value: Any, path: str | os.PathLike[str]) -> int:
             table = to_arrow(value)
             parquet.write_table(table, out)
             return int(table.num_rows)
-        rows = _rows(value)
+        batches = _row_batches(value)
         if suffix == ".jsonl":
+            n = 0
             with out.open("w", encoding="utf-8") as fh:
-                for row in rows:
-                    fh.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")  # dates: ISO text
-        else:
-            _write_csv(rows, out)
-        return len(rows)
+                for rows in batches:
+                    n += len(rows)
+                    for row in rows:
+                        fh.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")  # dates: ISO text
+            return n
+        return _write_csv(batches, out)
     except OSError as e:
         raise DataFileError(f"cannot write {out}: {e.strerror or e}") from None
 
 
-def _write_csv(rows: list[dict[str, Any]], out: Path) -> None:
-    """The columns are every key in first-seen order; nil is an empty cell, nested values are JSON."""
-    columns = list(dict.fromkeys(str(k) for row in rows for k in row))
+BATCH = 65536  # rows of a table converted to Python at a time when written as text
+
+
+def _row_batches(value: Any) -> Iterator[list[dict[str, Any]]]:
+    """The rows `_rows` gives, in batches: rows of tables (a table, a filter's or a sort's rows)
+    converted a batch at a time, so writing 10M of them holds one batch (they were all converted
+    first: 60 s and 3.5 GB for a 10M-row CSV)."""
+    from ptc.interpreter.table import Table, table_rows, table_rows_arrow
+    from ptc.interpreter.values import to_python
+
+    parts = table_rows(value) if type(value) is not Table else None
+    if type(value) is not Table and parts is None:
+        yield _rows(value)
+        return
+    arrow = value.arrow if type(value) is Table else table_rows_arrow(parts)
+    for start in range(0, arrow.num_rows, BATCH):
+        batch = arrow.slice(start, BATCH)
+        # as rows_of converts them: a table passed through by Arrow, rows of one as PTC rows
+        yield batch.to_pylist() if type(value) is Table else [to_python(row) for row in Table(batch)]
+
+
+def _write_csv(batches: Iterator[list[dict[str, Any]]], out: Path) -> int:
+    """The columns are every key in first-seen order (the first batch's: rows of a table have
+    them all); nil is an empty cell, nested values are JSON. Returns the rows written."""
+    first = next(batches, [])
+    columns = list(dict.fromkeys(str(k) for row in first for k in row))
+    n = 0
     with out.open("w", encoding="utf-8", newline="") as fh:
         writer = csv.writer(fh)
         writer.writerow(columns)
-        for row in rows:
-            plain = {str(k): v for k, v in row.items()}
-            writer.writerow([_cell(plain.get(c)) for c in columns])
+        for rows in itertools.chain([first], batches):
+            n += len(rows)
+            for row in rows:
+                plain = {str(k): v for k, v in row.items()}
+                writer.writerow([_cell(plain.get(c)) for c in columns])
+    return n
 
 
 def _cell(v: Any) -> Any:

@@ -49,6 +49,10 @@ class Source:
         while (chunk := self.next()) is not None:
             yield chunk
 
+    def left(self) -> int | None:
+        """How many items are still to come, when known without making them (else None)."""
+        return None
+
 
 class Items(Source):
     """An iterator of items, one per chunk (unchunked). pure: making the items has no effect
@@ -582,6 +586,15 @@ class LazySeq:
         loop may then count through it without realizing a list of its numbers)."""
         src = self._src
         return src.r if type(src) is Ints and src.pos == 0 and not self._cache else None
+
+    def known_count(self) -> int | None:
+        """Its length when known without realizing it: realized, or its source knows how many items
+        are left (a selection's rows: a printer after the run makes its head only)."""
+        src = self._src
+        if src is None:
+            return len(self._cache)
+        left = src.left()
+        return None if left is None else len(self._cache) + left
 
     def items(self) -> list[Any]:
         """Every item, realized in one pass (the caller must not change the list)."""

@@ -1220,6 +1220,8 @@ def _to_python(v: Any, budget: list[int]) -> Any:
         _spend(budget, len(v))
         return [_to_python(x, budget) for x in v]
     if t is LazySeq:
+        if not v.realized and (n := v.known_count()) is not None:  # a selection's rows: sized before they are made
+            _spend(budget, n)
         return [_to_python(x, budget) for x in v.realize()]
     if t is Regex:
         return v.source

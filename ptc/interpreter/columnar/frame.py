@@ -187,6 +187,9 @@ class SelectionSource(Source):
             return list(Table(self.sel.base.take(self.sel.prefix(start + size).slice(start, size))))
         return list(Table(self.sel.slice(start, size).table()))
 
+    def left(self) -> int:
+        return len(self.sel) - self.pos
+
     def next(self) -> list[Any] | None:
         n = len(self.sel)
         if self.pos >= n:
