@@ -136,9 +136,10 @@ CASES = [
     Case("run-end-encoded-filter", '(count (filter #(= (:s %) "y") data/t))', "max_memory", {"t": "ree-100M"}),
     # and what a kernel decodes of it is sized as a dictionary column's (8M rows of 1 KB: 8 GB)
     Case("run-end-encoded-decoded-for-max-by", "(count (:s (max-by :s data/t)))", "max_memory", {"t": "ree"}),
-    # a filter of a filter of a dictionary column stays encoded; what max-by then decodes is sized
+    # a filter of a filter of a dictionary column stays encoded; what max-by then decodes is sized (or
+    # the two filters over 8M rows outlast timeout=0.5 on a loaded machine)
     Case("dictionary-filtered-twice-then-decoded", '(count (:s (max-by :s (filter #(str/ends-with? (:s %) "x") '
-         '(filter #(str/starts-with? (:s %) "x") data/t)))))', "max_memory", {"t": "dictionary"}),
+         '(filter #(str/starts-with? (:s %) "x") data/t)))))', "max_memory|timeout", {"t": "dictionary"}),
     # frequencies and distinct of a 10M-row column number it a block at a time and size the map first
     # (issue 43, item 6: 16-28 s at timeout=1 and +0.6-1.6 GB before any check)
     Case("frequencies-10M-ints", "(count (frequencies (map :id data/t)))", "timeout|max_collection|max_memory",
