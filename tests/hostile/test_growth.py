@@ -229,8 +229,9 @@ def test_growing_builtin_meets_its_limit(case: Case, isolation: str) -> None:
     assert out.status == "error" and out.kind == "limit", out.describe()
     assert any(name in out.message for name in case.limit.split("|")), out.describe()
     assert out.elapsed <= TIMEOUT + LATE + _sending(data, isolation), out.describe()
-    if isolation == "inline":  # isolated, the program's memory is the child's, under RLIMIT_AS
-        assert out.peak_growth < MEMORY + SLACK, f"{out.peak_growth >> 20} MB: {out.describe()}"
+    # isolated, the program's memory is the child's, under RLIMIT_AS; the host's (what it sends and reads back) is
+    # measured all the same
+    assert out.peak_growth < MEMORY + SLACK, f"{out.peak_growth >> 20} MB: {out.describe()}"
 
 
 @pytest.mark.parametrize("isolation", ["inline", "process"])
