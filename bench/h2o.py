@@ -33,23 +33,31 @@ PTC: dict[str, list[str]] = {
         "(for [[[a b] g] (group-by (juxt :id1 :id2) data/x)] {:id1 a :id2 b :v1 (reduce + (map :v1 g))})",
         "(->> data/x (group-by (juxt :id1 :id2)) (map (fn [[k g]] {:id1 (first k) :id2 (second k) "
         ":v1 (sum-by :v1 g)})))",
+        "(update-vals (group-by (juxt :id1 :id2) data/x) #(reduce + (map :v1 %)))",
     ],
     "q3": [
         "(for [[k g] (group-by :id3 data/x)] {:id3 k :v1 (reduce + (map :v1 g)) "
         ":v3 (/ (reduce + (map :v3 g)) (count g))})",
         "(->> data/x (group-by :id3) (map (fn [[k g]] (let [v3 (map :v3 g)] "
         "{:id3 k :v1 (sum-by :v1 g) :v3 (/ (apply + v3) (count v3))}))))",
+        "(update-vals (group-by :id3 data/x) (fn [g] {:v1 (reduce + (map :v1 g)) "
+        ":v3 (/ (reduce + (map :v3 g)) (count g))}))",
     ],
     "q4": [
         "(for [[k g] (group-by :id4 data/x)] {:id4 k :v1 (avg-by :v1 g) :v2 (avg-by :v2 g) :v3 (avg-by :v3 g)})",
         "(defn mean [xs] (/ (reduce + xs) (count xs))) "
         "(->> data/x (group-by :id4) (map (fn [[k g]] {:id4 k :v1 (mean (map :v1 g)) :v2 (mean (map :v2 g)) "
         ":v3 (mean (map :v3 g))})))",
+        "(defn mean [xs] (/ (reduce + xs) (double (count xs)))) "
+        "(into {} (for [[k g] (group-by :id4 data/x)] [k {:v1 (mean (mapv :v1 g)) :v2 (mean (mapv :v2 g)) "
+        ":v3 (mean (mapv :v3 g))}]))",
     ],
     "q5": [
         "(for [[k g] (group-by :id6 data/x)] {:id6 k :v1 (sum-by :v1 g) :v2 (sum-by :v2 g) :v3 (sum-by :v3 g)})",
         "(->> data/x (group-by :id6) (map (fn [[k g]] {:id6 k :v1 (reduce + (map :v1 g)) "
         ":v2 (reduce + (map :v2 g)) :v3 (reduce + (map :v3 g))})))",
+        "(into {} (map (fn [[k g]] [k {:v1 (reduce + (mapv :v1 g)) :v2 (reduce + (mapv :v2 g)) "
+        ":v3 (reduce + (mapv :v3 g))}])) (group-by :id6 data/x))",
     ],
     "q6": [
         "(defn median [xs] (let [s (sort xs) n (count s) m (quot n 2)] "
@@ -65,15 +73,24 @@ PTC: dict[str, list[str]] = {
         "(->> (group-by (juxt :id4 :id5) data/x) "
         "(map (fn [[[a b] g]] {:id4 a :id5 b :median_v3 (median (map :v3 g)) "
         ":sd_v3 (Math/sqrt (variance (map :v3 g)))})))",
+        "(defn mean [xs] (/ (reduce + xs) (count xs))) "
+        "(defn median [xs] (let [s (sort xs) n (count s) m (quot n 2)] "
+        "(if (odd? n) (nth s m) (/ (+ (nth s (dec m)) (nth s m)) 2)))) "
+        "(defn sd [xs] (let [m (mean xs) sq (mapv #(Math/pow (- % m) 2) xs)] "
+        "(Math/sqrt (/ (reduce + sq) (dec (count xs)))))) "
+        "(update-vals (group-by (juxt :id4 :id5) data/x) "
+        "(fn [g] (let [v3 (mapv :v3 g)] {:median_v3 (median v3) :sd_v3 (sd v3)})))",
     ],
     "q7": [
         "(for [[k g] (group-by :id3 data/x)] {:id3 k :range_v1_v2 (- (apply max (map :v1 g)) (apply min (map :v2 g)))})",
         "(->> data/x (group-by :id3) (map (fn [[k g]] {:id3 k :range_v1_v2 (- (reduce max (map :v1 g)) "
         "(reduce min (map :v2 g)))})))",
+        "(update-vals (group-by :id3 data/x) (fn [g] (- (apply max (mapv :v1 g)) (apply min (mapv :v2 g)))))",
     ],
     "q8": [
         "(for [[k g] (group-by :id6 data/x)] {:id6 k :largest2_v3 (take 2 (sort > (map :v3 g)))})",
         "(->> data/x (group-by :id6) (map (fn [[k g]] {:id6 k :largest2_v3 (take 2 (sort-by - (map :v3 g)))})))",
+        "(update-vals (group-by :id6 data/x) (fn [g] (->> g (mapv :v3) sort reverse (take 2))))",
     ],
     "q9": [
         "(defn r2 [g] (let [n (count g) mx (/ (reduce + (map :v1 g)) (double n)) my (/ (reduce + (map :v2 g)) (double n)) "
@@ -87,6 +104,11 @@ PTC: dict[str, list[str]] = {
         "sxy (reduce + (map #(* (- (:v1 %) mx) (- (:v2 %) my)) g)) "
         "sxx (reduce + (map #(* (- % mx) (- % mx)) xs)) syy (reduce + (map #(* (- % my) (- % my)) ys))] "
         "{:id2 a :id4 b :r2 (/ (* sxy sxy) (double (* sxx syy)))}))))",
+        "(defn mean [xs] (/ (reduce + xs) (double (count xs)))) "
+        "(defn r2 [xs ys] (let [mx (mean xs) my (mean ys) dx (mapv #(- % mx) xs) dy (mapv #(- % my) ys) "
+        "sxy (reduce + (map * dx dy)) sxx (reduce + (map #(* % %) dx)) syy (reduce + (map #(* % %) dy))] "
+        "(/ (* sxy sxy) (* sxx syy)))) "
+        "(update-vals (group-by (juxt :id2 :id4) data/x) (fn [g] (r2 (mapv :v1 g) (mapv :v2 g))))",
     ],
     "q10": [
         "(for [[[a b c d e f] g] (group-by (juxt :id1 :id2 :id3 :id4 :id5 :id6) data/x)] "
@@ -94,6 +116,8 @@ PTC: dict[str, list[str]] = {
         "(->> data/x (group-by (juxt :id1 :id2 :id3 :id4 :id5 :id6)) "
         "(map (fn [[[a b c d e f] g]] {:id1 a :id2 b :id3 c :id4 d :id5 e :id6 f "
         ":v3 (sum-by :v3 g) :count (count g)})))",
+        "(update-vals (group-by (juxt :id1 :id2 :id3 :id4 :id5 :id6) data/x) "
+        "(fn [g] {:v3 (reduce + (map :v3 g)) :count (count g)}))",
     ],
 }
 
@@ -209,15 +233,22 @@ def _uncompiled() -> None:
     compile_program.cache_clear()
 
 
-def ptc_frame(value: Any) -> Any:
-    """A ptc answer (a seq of row maps, or a map of key -> value) as a pandas DataFrame."""
+def ptc_frame(value: Any, measures: list[str]) -> Any:
+    """A ptc answer as a pandas DataFrame: a seq of row maps as its rows; a map of key -> value
+    (`update-vals`, `into {}`) as a row per entry, its value's keys as columns when it is a map
+    (else the one measure), read entry by entry rather than through `ptc.to_pandas`."""
     import pandas as pd
 
     import ptc
+    from ptc.interpreter.values import MAP_TYPES, map_items
 
-    if hasattr(value, "keys") and hasattr(value, "values"):  # a map
-        return pd.DataFrame({"key": list(value.keys()), "v": list(value.values())})
-    return ptc.to_pandas(value) if hasattr(ptc, "to_pandas") else pd.DataFrame(list(value))
+    if isinstance(value, MAP_TYPES):
+        rows = []
+        for _, v in map_items(value):
+            v = ptc.to_python(v)
+            rows.append(v if isinstance(v, dict) else {measures[0]: v})
+        return pd.DataFrame(rows, columns=measures)
+    return ptc.to_pandas(value)
 
 
 def checksum(frame: Any, cols: list[str]) -> tuple[int, list[float]]:
@@ -298,9 +329,7 @@ def main() -> None:
                 print(f"{q:9} {i + 1:<8} {'-':>8} {t_pd:8.3f} {t_pl:8.3f} {t_db:8.3f} {'-':>8} {'-':>8}  "
                       f"{r.error.kind}: {r.error.message[:60]}")
                 continue
-            got = ptc_frame(r.value)
-            if q == "q1" and i == 2:  # update-vals gives {key sum}
-                got = got.rename(columns={"v": "v1"})
+            got = ptc_frame(r.value, MEASURES[q])
             ok = agree(checksum(got, MEASURES[q]), want, q)
             ratios_pd.append(t / t_pd)
             ratios_db.append(t / t_db)

@@ -115,6 +115,22 @@ PROGRAMS = [
     "(reduce (fn [[s n :as acc] r] (if (:f r) [(+ s (:f r)) (inc n)] acc)) [0.0 0] data/t)",
     "(reduce (fn [n r] (if (some-> (:f r) pos?) (inc n) n)) 0 data/t)",
     "(reduce (fn [acc r] (conj acc (:s r))) [] data/t)",
+    # mapv (eager: a computed value is computed on every row, read or not), map over aligned seqs,
+    # and into with a map transducer, as the db-benchmark phrasings of bench/h2o.py write them
+    "(update-vals (group-by :k data/t) (fn [g] (let [xs (mapv :f g)] [(reduce + xs) (count xs) (nth (sort xs) 0)])))",
+    "(for [[k g] (group-by :k data/t)] {:k k :s (reduce + (mapv #(* 2 (:v %)) g)) :m (apply max (mapv :v g))})",
+    "(update-vals (group-by :k data/t) (fn [g] (let [xs (mapv #(quot 6 (:v %)) g)] (count g))))",
+    "(update-vals (group-by :k data/t) (fn [g] (let [xs (mapv :v g)] (count (mapv #(* 6 %) xs)))))",
+    "(update-vals (group-by :k data/t) (fn [g] (reduce + (map * (map :v g) (map :f g)))))",
+    "(update-vals (group-by :k data/t) (fn [g] (reduce + (map (fn [a b] (- a b)) (mapv :f g) (mapv :v g)))))",
+    "(update-vals (group-by :k data/t) (fn [g] (->> g (mapv :v) sort reverse (take 2))))",
+    "(into {} (map (fn [[k g]] [k {:s (reduce + (mapv :v g)) :n (count g)}])) (group-by :k data/t))",
+    "(defn mean [xs] (/ (reduce + xs) (double (count xs)))) "
+    "(defn sd [xs] (let [m (mean xs) sq (mapv #(Math/pow (- % m) 2) xs)] (Math/sqrt (/ (reduce + sq) (count xs))))) "
+    "(defn r2 [xs ys] (let [mx (mean xs) my (mean ys) dx (mapv #(- % mx) xs) dy (mapv #(- % my) ys) "
+    "sxy (reduce + (map * dx dy)) sxx (reduce + (map #(* % %) dx)) syy (reduce + (map #(* % %) dy))] "
+    "(/ (* sxy sxy) (+ 1.0 (* sxx syy))))) "
+    "(update-vals (group-by (juxt :k :s) data/t) (fn [g] [(sd (mapv :f g)) (r2 (mapv :f g) (mapv :v g))]))",
 ]
 
 

@@ -126,7 +126,7 @@ class _Translator:
             env = dict(env)
             for b, v in node.bindings:  # type: ignore[attr-defined]
                 env[id(b)] = self.tr(v, env)
-                if type(v) is n.Call and type(v.fn) is n.BuiltinRef and v.fn.builtin.qualified == "vec":  # type: ignore[attr-defined]
+                if type(v) is n.Call and type(v.fn) is n.BuiltinRef and v.fn.builtin.qualified in ("vec", "mapv"):  # type: ignore[attr-defined]
                     self.vectors.add(id(b))
             return self.tr(node.body, env)  # type: ignore[attr-defined]
         if t is n.MapLit:
@@ -250,24 +250,27 @@ class _Translator:
             self.depth -= 1
             self.captured = saved
 
-    def row_fn(self, f: n.Node, elem: tuple[Any, ...], env: dict[int, tuple[Any, ...]]) -> tuple[Any, ...]:
-        """The column expression of (f x) for x the sequence's element (elem): f a keyword, a
-        fn literal (its body may use the group body's values), or a one-argument builtin."""
-        if type(f) is n.Const and type(f.value) in (Keyword, str):  # type: ignore[attr-defined]
+    def row_fn(self, f: n.Node, elem: tuple[Any, ...], env: dict[int, tuple[Any, ...]],
+               *more: tuple[Any, ...]) -> tuple[Any, ...]:
+        """The column expression of (f x) for x the sequence's element (elem), or of (f x y ...)
+        over several aligned sequences (elem and more): f a keyword, a fn literal (its body may
+        use the group body's values), or a builtin with a column op."""
+        elems = (elem, *more)
+        if type(f) is n.Const and type(f.value) in (Keyword, str) and not more:  # type: ignore[attr-defined]
             if elem != ("arg",):
                 raise _Fail("a key looked up on a value that is not a row")
             return ("col", f.value, None)  # type: ignore[attr-defined]
         if type(f) is n.BuiltinRef and f.builtin.column_op is not None:  # type: ignore[attr-defined]
-            return ("op", f.builtin.column_op, elem)  # type: ignore[attr-defined]
-        if type(f) is n.BuiltinRef and f.builtin.qualified == "identity":  # type: ignore[attr-defined]
+            return ("op", f.builtin.column_op, *elems)  # type: ignore[attr-defined]
+        if type(f) is n.BuiltinRef and f.builtin.qualified == "identity" and not more:  # type: ignore[attr-defined]
             return elem
         if type(f) is not n.Fn or len(f.arities) != 1:  # type: ignore[attr-defined]
             raise _Fail("a fn over a group's rows that is not a keyword or a fn literal")
         a = f.arities[0]  # type: ignore[attr-defined]
-        if a.rest is not None or len(a.params) != 1 or a.has_recur:
-            raise _Fail("a fn over a group's rows that does not take one argument")
-        row_env: dict[int, tuple[Any, ...]] = {id(a.params[0]): elem}
-        body = self.hoisted(a.body, a.params[0], env, row_env)
+        if a.rest is not None or len(a.params) != len(elems) or a.has_recur:
+            raise _Fail(f"a fn over a group's rows that does not take {len(elems)} argument(s)")
+        row_env: dict[int, tuple[Any, ...]] = {id(p): e for p, e in zip(a.params, elems)}
+        body = self.hoisted(a.body, tuple(a.params), env, row_env)
         for b in _locals_used(body):
             v = env.get(id(b))
             if v is not None and v[0] == "G":
@@ -278,14 +281,25 @@ class _Translator:
             what = err.reason.split(":")[0].removeprefix("fn body ").removeprefix("calls ").removeprefix("uses ")
             raise _Fail(f"{what} inside a fn over the group's rows") from None
 
-    def hoisted(self, node: Any, param: n.Binding, env: dict[int, tuple[Any, ...]],
+    def computed(self, e: tuple[Any, ...]) -> tuple[Any, ...]:
+        """e, a value computed from each row, made as a column of the rows now (a ("row") step)
+        and read from there: what an eager call (`mapv`) computes whatever later reads of it,
+        so an error it raises on any row is raised (the kernels' Fallback) as the row path's."""
+        for s in self.steps:
+            if s[0] == "row" and repr(s[2]) == repr(e):
+                return ("col", s[1], None)
+        name = self._name("v")
+        self.steps.append(("row", name, e))
+        return ("col", name, None)
+
+    def hoisted(self, node: Any, params: tuple[n.Binding, ...], env: dict[int, tuple[Any, ...]],
                 row_env: dict[int, tuple[Any, ...]]) -> Any:
         """node (a row fn's body) with each call that does not use the row but uses the group
         (`(mean xs)` in `#(- % (mean xs))`) replaced by a local bound to its value per group: the
         row path computes it again for every row, a plan once per group."""
         if type(node) is n.Call or type(node) is n.KeywordCall:
             used = _locals_used(node)
-            if all(b is not param for b in used) and any(id(b) in env for b in used):
+            if all(b is not p for b in used for p in params) and any(id(b) in env for b in used):
                 try:
                     v = self.tr(node, env)
                 except _Fail:
@@ -299,17 +313,17 @@ class _Translator:
         changed = {}
         for f in dataclasses.fields(node):
             old = getattr(node, f.name)
-            new = self._hoisted_in(old, param, env, row_env)
+            new = self._hoisted_in(old, params, env, row_env)
             if new is not old:
                 changed[f.name] = new
         return dataclasses.replace(node, **changed) if changed else node
 
-    def _hoisted_in(self, x: Any, param: n.Binding, env: dict[int, tuple[Any, ...]],
+    def _hoisted_in(self, x: Any, params: tuple[n.Binding, ...], env: dict[int, tuple[Any, ...]],
                     row_env: dict[int, tuple[Any, ...]]) -> Any:
         if isinstance(x, n.Node):
-            return self.hoisted(x, param, env, row_env)
+            return self.hoisted(x, params, env, row_env)
         if type(x) in (list, tuple):
-            items = [self._hoisted_in(y, param, env, row_env) for y in x]
+            items = [self._hoisted_in(y, params, env, row_env) for y in x]
             return type(x)(items) if any(y is not z for y, z in zip(items, x)) else x
         return x
 
@@ -465,12 +479,38 @@ def _by_key(how: str) -> Any:
 
 
 def _map(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]) -> tuple[Any, ...]:
+    if len(args) > 2:
+        return _map_aligned(t, args, env)
     if len(args) != 2:
-        raise _Fail("map over several seqs")
+        raise _Fail("map as a transducer")
     x = t.tr(args[1], env)
     if x[0] == "T":  # (map f (take n rows)): f of the first n
         return ("T", x[1], _mapped(t, args[0], x[2], env))
     return _mapped(t, args[0], t.rows(x, "map"), env)
+
+
+def _map_aligned(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]) -> tuple[Any, ...]:
+    """(map f xs ys ...) over seqs of the same rows kept alike and in row order (`(map * dx dy)`
+    of two values of each row): one value of each row from their values side by side (of the
+    same length, so none is cut at the shortest)."""
+    rs = [t.rows(t.tr(a, env), "map") for a in args[1:]]
+    if any(r[3] is not None for r in rs) or len({repr(r[2]) for r in rs}) != 1:
+        raise _Fail("map over several seqs that are not the same rows in row order")
+    return ("R", t.row_fn(args[0], rs[0][1], env, *(r[1] for r in rs[1:])), rs[0][2], None)
+
+
+def _mapv(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]) -> tuple[Any, ...]:
+    """(mapv f xs ...): map's seq, computed whole as mapv is (eager) when f computes its
+    values (not only reads a key of each row): then on every row, so only of all the rows
+    (a filter's rows would compute f on rows the row path never gives it)."""
+    r = _map(t, args, env)
+    if r[0] == "R" and r[1][0] not in ("col", "arg", "lit"):
+        if r[2] is not None:
+            raise _Fail("mapv of a computed value over a filtered seq")
+        return ("R", t.computed(r[1]), None, r[3])
+    if r[0] == "T" and r[2][1][0] not in ("col", "arg", "lit"):
+        raise _Fail("mapv of a computed value over the first n of a seq")
+    return r
 
 
 def _mapped(t: _Translator, f: n.Node, r: tuple[Any, ...], env: dict[int, tuple[Any, ...]]) -> tuple[Any, ...]:
@@ -595,6 +635,7 @@ def _nth(t: _Translator, args: list[n.Node], env: dict[int, tuple[Any, ...]]) ->
 GROUP_READS: dict[str, Any] = {
     "first": _entry_part(0), "second": _entry_part(1), "last": _last, "count": _count, "reduce": _reduce,
     "apply": _apply, "sum-by": _by_key("sum-by"), "avg-by": _by_key("avg-by"), "map": _map,
+    "mapv": _mapv,
     "filter": _select(True), "remove": _select(False), "distinct": _distinct, "same": _same,
     "sort": _sort, "sort-by": _sort_by, "take": _take, "nth": _nth, "keep": _keep, "reverse": _reverse, "vec": _vec,
     "max-by": _extreme_by(True), "min-by": _extreme_by(False),

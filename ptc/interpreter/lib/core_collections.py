@@ -392,6 +392,11 @@ def into(*args: Any) -> Any:
     if n == 3:
         from .transducers import apply_xform
 
+        f = getattr(args[1], "mapped", None)
+        if f is not None:  # a map transducer: the same items in the same order, so map's own fast
+            from .core_sequences import map_  # forms (a fn over a table's groups as folds) serve
+
+            return _into(args[0], map_(f, args[2]))
         return apply_xform(args[1], args[2], lambda items: _into(args[0], items))
     raise runtime_error(f"into: wrong number of arguments ({n})")
 

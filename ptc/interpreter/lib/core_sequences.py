@@ -243,7 +243,7 @@ def map_(f: Any, *colls: Any) -> Any:
     return _lazy(_pymap(f, *its), all(unbounded(c) for c in colls))
 
 
-@builtin("mapv", stage="map", vector_result=True, args=("[f coll]", "[f c1 c2 & colls]"), category="sequences",
+@builtin("mapv", group_read="mapv", stage="map", vector_result=True, args=("[f coll]", "[f c1 c2 & colls]"), category="sequences",
          doc="Like map, but eager and returns a vector.",
          ex=(("(mapv inc [1 2 3])", "[2 3 4]"), ("(mapv + [1 2] [10 20 30])", "[11 22]")))
 def mapv(f: Any, coll: Any, *colls: Any) -> Any:

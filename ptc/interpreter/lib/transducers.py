@@ -275,6 +275,7 @@ def map_xf(f: Any) -> Callable[..., Any]:
 
         return step
 
+    xf.mapped = f  # type: ignore[attr-defined]  # (into to (map f) from) is (into to (map f from)): see into
     return xf
 
 
