@@ -208,6 +208,31 @@ PROGRAMS = [
     "(frequencies (map #(some->> (:status %) (re-find #\"[a-z]{2}$\")) data/t))",
     "(map #(when (:status %) (re-matches #\"(?i)p\\w+\" (:status %))) data/t)",
     "(filter #(re-find #\"a|\\p{Alpha}\" (str (:status %))) data/t)",
+    # pure builtins without a column op, called once per distinct value (each nodes): nils,
+    # NaN and -0.0 read as the row path reads them, errors only where a row reaches them
+    "(count (filter #(= \\a (second (:status %))) data/t))",
+    "(frequencies (map #(compare (:status %) \"open\") data/t))",
+    "(map #(compare (:amount %) 1.5) data/t)",
+    "(map #(format \"%s/%s\" (:status %) (:qty %)) data/t)",
+    "(frequencies (map #(apply str (take-last 2 (:status %))) data/t))",
+    "(map #(str/join (take-last 2 (str (:status %)))) data/t)",
+    "(map #(parse-long (str (second (str/split (str (:qty %)) #\"\"))) ) data/t)",
+    "(map #(str (:amount %)) data/t)",
+    "(map #(when (:ok %) (compare (:qty %) 3)) data/t)",
+    "(map #(if (:qty %) (compare (:qty %) 1) (compare \"x\" 1)) data/t)",
+    "(map #(compare (:status %) (:qty %)) data/t)",
+    "(let [m {\"paid\" :p \"open\" :o}] (map #(get m (:status %) :none) data/t))",
+    "(let [m {\"paid\" 1 \"open\" 2}] (count (filter #(< (get m (:status %) 9) 2) data/t)))",
+    "(map #(get {1 \"one\" 2.0 \"two\"} (:qty %) \"many\") data/t)",
+    "(let [v [\"a\" \"b\" \"c\"]] (map #(v (mod (:id %) 3)) data/t))",
+    "(let [s (into #{} (map :status) data/t)] (count (filter #(contains? s (:status %)) data/t)))",
+    "(let [s (set (keep :qty data/t))] (frequencies (map #(s (:qty %)) data/t)))",
+    "(def code {\"paid\" 1 \"void\" 2}) (defn coded? [r] (when-let [c (code (:status r))] (> c 1))) (count (filter coded? data/t))",
+    "(map #(when (:day %) (compare (:day %) (:day %))) data/t)",
+    # and/or/#{} as a fn's whole value: the first truthy (falsy) operand's value, a member or nil
+    "(map #(or (:status %) \"none\") data/t)", "(map #(and (:qty %) (:status %)) data/t)",
+    "(map #(or (:qty %) (:id %)) data/t)", "(map #(#{1 4 7} (:qty %)) data/t)", "(map #(#{false} (:ok %)) data/t)",
+    "(map #(contains? #{\"paid\" nil} (:status %)) data/t)", "(map #(or (:amount %) 0.0) data/t)",
 ]
 
 
@@ -308,6 +333,8 @@ ROW_ONLY = {  # by design: float keys (NaN, -0.0 group as Python does), a map of
     "(filter (comp #(when (:ok %) %) #(quot 1 (:qty %))) data/t)",
     # no clause matches some rows: the row path's error
     "(map #(case (:qty %) 1 \"one\" 2.0 \"two\" 3 \"three\") data/t)", "(map #(condp = (:status %) \"paid\" 1 \"open\" 2) data/t)",
+    # a text compared with a number: the row path's error
+    "(map #(compare (:status %) (:qty %)) data/t)",
 }
 
 

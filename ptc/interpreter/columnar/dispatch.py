@@ -347,7 +347,7 @@ def _column_value(e: tuple[Any, ...], frame: Any) -> Any:
 
     from .kernels import Fallback, is_array, truth, value
 
-    if e[0] in ("and", "or", "in", "has", "where", "all", "any", "none"):
+    if e[0] in ("where", "all", "any", "none"):  # (and/or/in/has: value computes them as the row path)
         raise Fallback("a predicate's value (not only its truth) is asked for")
     r = truth(e, frame) if e[0] == "op" and e[1] == "not" else value(e, frame)
     if not is_array(r):

@@ -10,7 +10,15 @@ A column expression is a tuple tree, made once when a program compiles (never pe
     ("and", a, ...)  ("or", a, ...)
     ("in", set, x)          (#{...} x): x when it is a member
     ("has", set, x)         (contains? #{...} x)
-    ("lookup", m, x)        (m x) or (get m x), m a captured map: a join through a lookup map
+    ("lookup", m, x[, d])   (m x), (get m x) or (get m x d), m a captured map: a join through a
+                            lookup map (a captured set or vector called: ("each", None, m, x))
+    ("each", name, a, ...)  a pure builtin without a column op (its registry entry says `pure`),
+                            called once per distinct combination of its arguments' values (name
+                            None: the first argument, a captured collection, called); its
+                            arguments may also be ("const", v) (a collection constant or a
+                            captured collection) and ("fnval", name) (a pure builtin passed as a
+                            value: `(apply str ...)`), and other each nodes, whose values stay
+                            Python values in between
     ("where", key, op, v)   ptc's (where key op v) / (where key) (op None)
     ("all", p, ...)  ("any", p, ...)  ("none", p, ...)   all-of / any-of / none-of
     ("rowmap", base, ops)   a map made from the row, only as a fn's whole value (what `map`
@@ -32,7 +40,7 @@ import datetime
 from typing import Any
 
 from .. import nodes as n
-from ..values import VECTOR_TYPES, FSet, Keyword, Regex
+from ..values import MAP_TYPES, SET_TYPES, VECTOR_TYPES, FSet, Keyword, Regex
 
 _SCALARS = (type(None), bool, int, float, str, Keyword, datetime.date, datetime.datetime)
 ATTR = "_ptc_col"  # the attribute a fn carries: its column expression, or why it has none
@@ -124,8 +132,6 @@ def _row_map(node: n.Node, env: dict[int, tuple[Any, ...]], captured: set[int]) 
 
 def _constant_map(node: n.Node) -> bool:
     """node is a constant map of keywords to constants a column holds (`{:v 0 :new "x"}`)."""
-    from ..values import MAP_TYPES
-
     m = getattr(node, "value", None)
     return type(node) is n.Const and type(m) in MAP_TYPES and all(
         type(k) is Keyword and scalar(x) and type(x) is not FSet for k, x in m.items())
@@ -247,9 +253,9 @@ def _call(node: n.Call, env: dict[int, tuple[Any, ...]], captured: set[int]) -> 
     if th is not n.BuiltinRef:
         raise _NotColumn(f"fn body calls {_form_name(head)}: not a column expression")
     name = head.builtin.qualified  # type: ignore[attr-defined]
-    if name == "get" and len(node.args) == 2 and type(node.args[0]) is n.Local \
+    if name == "get" and len(node.args) in (2, 3) and type(node.args[0]) is n.Local \
             and id(node.args[0].binding) in captured:  # type: ignore[attr-defined]
-        return ("lookup", _translate(node.args[0], env, captured), _translate(node.args[1], env, captured))
+        return ("lookup", *[_translate(x, env, captured) for x in node.args])
     if name == "get" and len(node.args) in (2, 3) and type(node.args[1]) is n.Const:
         return _column(node.args[1].value, _translate(node.args[0], env, captured),  # type: ignore[attr-defined]
                        node.args[2] if len(node.args) == 3 else None, env, captured)
@@ -262,8 +268,23 @@ def _call(node: n.Call, env: dict[int, tuple[Any, ...]], captured: set[int]) -> 
         return ("juxt", *(_translate(x, env, captured) for x in node.args))
     op = head.builtin.column_op  # type: ignore[attr-defined]
     if op is None:
+        applied = name == "apply" and node.args and type(node.args[0]) is n.BuiltinRef \
+            and node.args[0].builtin.pure  # type: ignore[attr-defined]
+        if head.builtin.pure or applied:  # type: ignore[attr-defined]
+            return ("each", name, *[_argument(x, env, captured) for x in node.args])
         raise _NotColumn(f"fn body calls {name}: not a column expression")
     return ("op", op, *[_translate(x, env, captured) for x in node.args])
+
+
+def _argument(node: n.Node, env: dict[int, tuple[Any, ...]], captured: set[int]) -> tuple[Any, ...]:
+    """An argument of an each node: also a collection constant or a pure builtin as a value."""
+    if type(node) is n.Const and not scalar(node.value):  # type: ignore[attr-defined]
+        return ("const", node.value)  # type: ignore[attr-defined]
+    if type(node) is n.BuiltinRef:
+        if not node.builtin.pure:  # type: ignore[attr-defined]
+            raise _NotColumn(f"fn body passes {node.builtin.qualified} as a value: not a column expression")  # type: ignore[attr-defined]
+        return ("fnval", node.builtin.qualified)  # type: ignore[attr-defined]
+    return _translate(node, env, captured)
 
 
 def _form_name(node: n.Node) -> str:
@@ -310,28 +331,58 @@ def _builtin_expr(f: Any) -> tuple[Any, ...] | None:
 _MAX_INLINE = 8  # defn helpers calling helpers deeper than this are not inlined
 
 
-def _bind(e: tuple[Any, ...], f: Any, depth: int = 0) -> tuple[Any, ...]:
+def _bind(e: tuple[Any, ...], f: Any, depth: int = 0, inner: bool = False) -> tuple[Any, ...]:
+    """e with its captured locals' values and its defn helpers' bodies in place (inner: an
+    argument of an each node, which may also be a collection)."""
     head = e[0]
     if head == "call":
         return _inlined(e[1], [_bind(x, f, depth) for x in e[2:]], f, depth)
     if head == "cap":
-        code = getattr(f, "__code__", None)
-        cells = getattr(f, "__closure__", None) or ()
-        names = code.co_freevars if code is not None else ()
-        if e[1] in names:
-            value = cells[names.index(e[1])].cell_contents
-            if scalar(value):
-                return ("lit", value)
-            raise _NotColumn("fn body uses a captured local that is not a number, string, keyword, "
-                             "date or set of them: not a column expression")
-        raise _NotColumn("fn body uses a captured local: not a column expression")
-    if head in ("lit", "col", "arg", "where"):
+        value = _captured(e[1], f)
+        if scalar(value):
+            return ("lit", value)
+        if type(value) in SET_TYPES and type(value) is not FSet and all(type(y) in _SCALARS for y in value):
+            return ("lit", FSet(value))  # a set built at run time (into #{} ...): a constant set
+        if inner and _collection(value):
+            return ("const", value)
+        raise _NotColumn("fn body uses a captured local that is not a number, string, keyword, "
+                         "date or set of them: not a column expression")
+    if head in ("lit", "col", "arg", "where", "const", "fnval"):
         return e
     if head == "rowmap":
         return ("rowmap", e[1], tuple((op[0], op[1], _bind(op[2], f)) if op[0] == "assoc" else op for op in e[2]))
     if head == "lookup" and e[1][0] == "cap":
-        return ("lookup", _lookup_map(e[1][1], f), _bind(e[2], f))
+        return _called(_captured(e[1][1], f), [_bind(x, f, depth) for x in e[2:]])
+    if head == "each":
+        return ("each", e[1], *[_bind(x, f, depth, True) for x in e[2:]])
     return (head, *[_bind(x, f, depth) if type(x) is tuple else x for x in e[1:]])
+
+
+def _captured(name: str, f: Any) -> Any:
+    """The value of local `name` that fn f closed over."""
+    code = getattr(f, "__code__", None)
+    names = code.co_freevars if code is not None else ()
+    if name not in names:
+        raise _NotColumn("fn body uses a captured local: not a column expression")
+    return f.__closure__[names.index(name)].cell_contents
+
+
+def _collection(x: Any) -> bool:
+    """A map, vector or set value (what an each node may take as a constant: calling a builtin
+    on it has no effect, where a captured fn might have one)."""
+    return type(x) in MAP_TYPES or type(x) in VECTOR_TYPES or type(x) in SET_TYPES
+
+
+def _called(m: Any, args: list[tuple[Any, ...]]) -> tuple[Any, ...]:
+    """(m x) or (get m x d) for a captured or def'd collection m: a lookup of a map (a join), a
+    set or vector called value by value."""
+    if type(m) in MAP_TYPES and type(m).__name__ != "Row":
+        return ("lookup", ("lit", m), *args)
+    if len(args) == 1 and type(m) in SET_TYPES and all(type(y) in _SCALARS for y in m):
+        return ("in", ("lit", m if type(m) is FSet else FSet(m)), *args)  # a member kernel
+    if len(args) == 1 and (type(m) in SET_TYPES or type(m) in VECTOR_TYPES) and type(m).__name__ != "Table":
+        return ("each", None, ("const", m), *args)
+    raise _NotColumn("fn body calls a captured local that is not a map, set or vector: not a column expression")
 
 
 def _inlined(name: str, args: list[tuple[Any, ...]], f: Any, depth: int) -> tuple[Any, ...]:
@@ -339,6 +390,8 @@ def _inlined(name: str, args: list[tuple[Any, ...]], f: Any, depth: int) -> tupl
     arity, no captured locals) with its parameters bound to the arguments' expressions."""
     user = (getattr(f, "__globals__", None) or {}).get("_U") or {}
     helper = user.get(name)
+    if _collection(helper):  # (def years {...}) called as a fn: a lookup
+        return _called(helper, args)
     node = getattr(helper, NODE_ATTR, None)
     if node is None or len(node.arities) != 1 or node.captures or depth >= _MAX_INLINE:
         raise _NotColumn(f"fn body calls {name}, which is not a defn of column expressions")
@@ -347,19 +400,6 @@ def _inlined(name: str, args: list[tuple[Any, ...]], f: Any, depth: int) -> tupl
         raise _NotColumn(f"fn body calls {name} with arguments its defn does not take as columns")
     body = _translate(a.body, {id(p): x for p, x in zip(a.params, args)}, set())
     return _bind(body, helper, depth + 1)
-
-
-def _lookup_map(name: str, f: Any) -> tuple[Any, ...]:
-    """A captured map, as ("lit", map) (the lookup kernel checks its keys and values)."""
-    from ..values import MAP_TYPES
-
-    code = getattr(f, "__code__", None)
-    names = code.co_freevars if code is not None else ()
-    if name in names:
-        m = f.__closure__[names.index(name)].cell_contents
-        if type(m) in MAP_TYPES and type(m).__name__ != "Row":
-            return ("lit", m)
-    raise _NotColumn("fn body calls a captured local that is not a map: not a column expression")
 
 
 def _fn_label(f: Any) -> str:
@@ -381,6 +421,7 @@ def tag(pred: Any, e: tuple[Any, ...] | str) -> Any:
 def text(e: tuple[Any, ...]) -> str:
     """A column expression as PTC-like text, for explain."""
     from ..printer import pr_str
+    from ..values import type_name
 
     head = e[0]
     if head == "arg":
@@ -398,7 +439,13 @@ def text(e: tuple[Any, ...]) -> str:
     if head == "has":
         return f"(contains? {text(e[1])} {text(e[2])})"
     if head == "lookup":
-        return f"({{...{len(e[1][1]) if e[1][0] == 'lit' else ''} entries}} {text(e[2])})"
+        return f"({{...{len(e[1][1]) if e[1][0] == 'lit' else ''} entries}} {' '.join(text(x) for x in e[2:])})"
+    if head == "each":
+        return f"({e[1] or ''}{' ' if e[1] else ''}{' '.join(text(x) for x in e[2:])})"
+    if head == "const":
+        return pr_str(e[1]) if len(e[1]) <= 3 else f"<{type_name(e[1])} of {len(e[1])}>"
+    if head == "fnval":
+        return e[1]
     if head == "where":
         return "(where " + " ".join(pr_str(x) for x in e[1:] if x is not None) + ")"
     if head == "rowmap":

@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.types as pt
@@ -195,9 +196,22 @@ def value(e: tuple[Any, ...], frame: Any, reach: Any = None) -> Any:
             raise Fallback("the whole row is used as a value")
         return frame
     if head == "op":
-        return _op(e[1], e[2:], frame, reach)
+        try:
+            return _op(e[1], e[2:], frame, reach)
+        except Fallback as err:  # a form its kernel does not take: the builtin value by value, if pure
+            b = _pure_op(e[1])
+            if b is None:
+                raise
+            return _each(("each", b, *e[2:]), frame, reach, err)
     if head == "lookup":
-        return _lookup(e[1], value(e[2], frame, reach))
+        try:
+            return _lookup(e[1], value(e[2], frame, reach), *(value(d, frame, reach) for d in e[3:]))
+        except Fallback as err:  # keys or values the kernel does not take: the map called value by value
+            return _each(("each", "get", ("const", e[1][1]), *e[2:]), frame, reach, err)
+    if head == "each":
+        return _each(e, frame, reach)
+    if head in ("const", "fnval"):
+        raise Fallback("a collection or a function as a column's value")
     if head == "if":
         return _if(e[1], e[2], e[3], frame, reach)
     if head == "juxt":
@@ -1030,8 +1044,9 @@ _KINDS = {type(None): "null", bool: "bool", int: "int", float: "float", str: "st
           Keyword: "kw"}
 
 
-def _lookup(m: Any, x: Any) -> Any:
-    """(m x) for each value of column x, m a constant map: the value, or nil when absent."""
+def _lookup(m: Any, x: Any, *default: Any) -> Any:
+    """(m x) / (get m x d) for each value of column x, m a constant map: the value, or nil (d)
+    when absent."""
     from ..values import map_items
 
     if m[0] != "lit" or not is_array(x):
@@ -1052,13 +1067,196 @@ def _lookup(m: Any, x: Any) -> Any:
     if not key_types <= {want}:
         vals = [v for key, v in zip(keys, vals) if type(key) is want]
         keys = [key for key in keys if type(key) is want]
+    if default:
+        if is_array(default[0]):
+            raise Fallback("a lookup default that is not a constant")
+        if default[0] is not None:
+            vals = vals + [default[0]]
     kinds = {_KINDS.get(t, "other") for t in set(map(type, vals))} - {"null"}
     if len(kinds) > 1 or kinds & {"other", "kw"}:
         raise Fallback("a lookup map whose values are of several types")
     if not keys:
-        return pa.nulls(len(x))
+        return pa.nulls(len(x)) if not default or default[0] is None else pa.repeat(pa.scalar(default[0]), len(x))
     idx = pc.index_in(x, value_set=pa.array(keys, type=x.type))
+    if default and default[0] is not None:  # an absent key: the default, the last value
+        idx = idx.fill_null(len(vals) - 1)
     return pa.array(vals).take(idx)
+
+
+# -- each: a pure builtin without a column op, called once per distinct value ---------------
+
+
+_PURE_OPS: dict[str, Any] = {}
+_EACH_KINDS = frozenset({"int", "float", "str", "bool", "date", "null", "kw"})  # cells read back exactly
+
+
+def _pure_op(name: str) -> Any:
+    """The pure builtin whose column op is `name` (None when there is none or several differ)."""
+    if not _PURE_OPS:
+        from ..registry import REGISTRY
+
+        for b in REGISTRY.values():
+            if b.column_op is not None:
+                seen = _PURE_OPS.get(b.column_op, b)
+                _PURE_OPS[b.column_op] = b if b.pure and seen is not False and (seen.fn is b.fn) else False
+    b = _PURE_OPS.get(name)
+    return b or None
+
+
+def _each(e: tuple[Any, ...], frame: Any, reach: Any, why: Fallback | None = None) -> Any:
+    """An each node's value: the builtin (and the each nodes under it) called once per distinct
+    combination of the values its leaves (the column expressions under it) take on the rows
+    that reach it, the results taken back to every row. What the row path would do with the
+    same values, so exact; a call that raises falls back (the row path raises, in its order),
+    as do results a column does not hold (a collection, an integer past 64 bits, long text)."""
+    leaves: list[Any] = []
+    call = _each_fn(e, frame, reach, leaves)
+    n = _n(frame)
+    rows = None if reach is None else pc.indices_nonzero(_flat(reach))
+    m = n if rows is None else len(rows)
+    arrays = [x for x in leaves if is_array(x)]
+    label = _each_label(e)
+    if not m:
+        return pa.nulls(n)
+    if not arrays:  # constants only: one call
+        results, inverse = [_each_call(call, [x for x in leaves], label, why)], None
+    else:
+        arrays = [_flat(x) if rows is None else _flat(x).take(rows) for x in arrays]
+        codes, reps = _combinations(arrays)
+        inputs = [_cells(x, reps) for x in arrays]
+        results = []
+        for i in range(len(reps)):
+            if i % 4096 == 4095:
+                from .. import context
+
+                context.check_deadline()
+            it = iter(col[i] for col in inputs)
+            results.append(_each_call(call, [next(it) if is_array(x) else x for x in leaves], label, why))
+        inverse = codes
+    out = _column_of(results, label, why)
+    if inverse is None:
+        if rows is None:
+            return pa.repeat(out[0], n)
+        inverse = np.zeros(m, np.int64)
+    if rows is None:
+        return out.take(pa.array(inverse))
+    full = np.full(n, 0, np.int64)
+    full[rows.to_numpy()] = inverse
+    mask = np.ones(n, bool)
+    mask[rows.to_numpy()] = False
+    return out.take(pa.array(full, mask=mask))
+
+
+def _each_fn(e: tuple[Any, ...], frame: Any, reach: Any, leaves: list[Any]) -> Any:
+    """A Python function of the leaves' values computing e, its leaves appended in order:
+    constants as themselves, every other column expression's value over frame."""
+    head = e[0]
+    if head == "each":
+        from ..registry import REGISTRY
+        from ..runtime import _invoke
+
+        b = e[1]
+        fn = _invoke if b is None else (REGISTRY[b] if type(b) is str else b).fn
+        parts = [_each_fn(x, frame, reach, leaves) for x in e[2:]]
+        return lambda vals: fn(*[p(vals) for p in parts])
+    if head == "juxt":  # a vector of values (str/join's argument)
+        from ..values import vec
+
+        parts = [_each_fn(x, frame, reach, leaves) for x in e[1:]]
+        return lambda vals: vec(p(vals) for p in parts)
+    if head == "fnval":
+        from ..registry import REGISTRY
+
+        f = REGISTRY[e[1]].fn
+        return lambda vals: f
+    if head in ("const", "lit"):
+        c = e[1]
+        return lambda vals: c
+    i = len(leaves)
+    leaves.append(value(e, frame, reach))
+    return lambda vals: vals[i]
+
+
+def _each_label(e: tuple[Any, ...]) -> str:
+    b = e[1]
+    return "a captured collection called" if b is None else b if type(b) is str else b.qualified
+
+
+def _each_call(call: Any, vals: list[Any], label: str, why: Fallback | None) -> Any:
+    from ..errors import PTCError
+
+    try:
+        return call(vals)
+    except (PTCError, ArithmeticError, TypeError, ValueError, IndexError, KeyError) as err:
+        raise (why or Fallback(f"{label} raises on a row (the row path raises)")) from err
+
+
+def _combinations(arrays: list[Any]) -> tuple[Any, Any]:
+    """Each row's number among the distinct combinations of the arrays' values (floats by their
+    bits: -0.0 and 0.0, NaNs, are told apart) and the first row of each combination."""
+    code = None
+    for x in arrays:
+        if kind(x) not in _EACH_KINDS:
+            raise Fallback(f"a column of type {x.type} as a builtin's argument")
+        if kind(x) == "float":
+            x = x.view(pa.int64())
+        elif kind(x) == "kw":
+            x = storage(x)
+        enc = pc.dictionary_encode(x, null_encoding="encode")
+        if isinstance(enc, pa.ChunkedArray):
+            enc = enc.combine_chunks()
+        idx = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        width = len(enc.dictionary)
+        if code is None:
+            code = idx
+        else:
+            if code.max(initial=0) + 1 > (1 << 62) // max(width, 1):
+                raise Fallback("too many combinations of a builtin's arguments")
+            code = code * width + idx
+    assert code is not None
+    if len(arrays) == 1:
+        uniq_first = np.full(int(code.max(initial=-1)) + 1, -1, np.int64)
+        order = np.arange(len(code) - 1, -1, -1)
+        uniq_first[code[order]] = order  # the first row of each value (dictionary order: first seen)
+        return code, uniq_first
+    enc = pc.dictionary_encode(pa.array(code))
+    first = np.full(len(enc.dictionary), -1, np.int64)
+    inv = enc.indices.to_numpy().astype(np.int64)
+    order = np.arange(len(inv) - 1, -1, -1)
+    first[inv[order]] = order
+    return inv, first
+
+
+def _cells(x: Any, reps: Any) -> list[Any]:
+    """The values the row path reads from x at rows reps (a keyword column's keywords)."""
+    vals = x.take(pa.array(reps))
+    if kind(x) == "kw":
+        return [None if v is None else Keyword(v) for v in storage(vals).to_pylist()]
+    return vals.to_pylist()
+
+
+def _column_of(results: list[Any], label: str, why: Fallback | None) -> Any:
+    """The results as an Arrow column, or Fallback when a column does not hold them as they are."""
+    types = {type(r) for r in results} - {type(None)}
+    if not types:
+        return pa.nulls(len(results))
+    if len(types) > 1 or not types <= {bool, int, float, str, datetime.date, Keyword}:
+        raise why or Fallback(f"{label} gives values a column does not hold as they are")
+    t = types.pop()
+    if t is int:
+        present = [r for r in results if r is not None]
+        if max(present) >= 1 << 63 or min(present) < -(1 << 63):
+            raise why or Fallback(f"{label} gives integers beyond 64 bits")
+        return pa.array(results, pa.int64())
+    if t is str:
+        if max(len(r) for r in results if r is not None) > _SMALL_TEXT:
+            raise why or Fallback(f"{label} makes long strings (the row path accounts them)")
+        return pa.array(results, pa.string())
+    if t is Keyword:
+        return keywords(pa.array([None if r is None else r.name for r in results], pa.string()))
+    if t is datetime.date:
+        return pa.array(results, pa.date32())
+    return pa.array(results, {bool: pa.bool_(), float: pa.float64()}[t])
 
 
 # -- truth: which rows a predicate keeps ----------------------------------------------------

@@ -692,7 +692,7 @@ def get_in(m: Any, ks: Any, default: Any = _MISSING) -> Any:
     return m
 
 
-@builtin("contains?", args="[coll k]", category="collections",
+@builtin("contains?", pure=True, args="[coll k]", category="collections",
          doc="true if coll has key k (a map key, a set member, or a valid vector index) - not a value search.",
          ex=(("(contains? {:a 1} :a)", "true"), ("(contains? #{1 2} 3)", "false"),
              ("(contains? [5 6] 1)", "true")))
@@ -990,7 +990,7 @@ def first(coll: Any) -> Any:
     raise runtime_error(f"first: don't know how to create a sequence from {_desc(coll)}")
 
 
-@builtin("second", group_read="second", args="[coll]", category="collections",
+@builtin("second", pure=True, group_read="second", args="[coll]", category="collections",
          doc="The second item of coll, or nil.",
          ex=(("(second [1 2 3])", "2"), ("(second [1])", "nil")))
 def second(coll: Any) -> Any:

@@ -535,7 +535,7 @@ def compare_values(a: Any, b: Any) -> int:
                         hint="compare values of the same type (nil sorts before everything)")
 
 
-@builtin("compare", args="[x y]", category="comparison",
+@builtin("compare", pure=True, args="[x y]", category="comparison",
          doc="Negative, zero or positive when x is less than, equal to, or greater than y. Orders "
              "numbers, strings, keywords, booleans, vectors (by length, then items); nil is least.",
          ex=(("(compare 1 2)", "-1"), ("(compare \"b\" \"a\")", "1"), ("(compare nil 0)", "-1"),

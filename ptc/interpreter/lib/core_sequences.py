@@ -568,7 +568,7 @@ def drop_while(pred: Any, coll: Any = _NO) -> Any:
     return _lazy(itertools.dropwhile(lambda x: truthy(pred(x)), iter_seq(coll, "drop-while")), unbounded(coll))
 
 
-@builtin("take-last", args="[n coll]", category="sequences",
+@builtin("take-last", pure=True, args="[n coll]", category="sequences",
          doc="The last n items, or nil if there are none.",
          ex=(("(take-last 2 [1 2 3])", "(2 3)"), ("(take-last 2 [])", "nil")))
 def take_last(n: Any, coll: Any) -> Any:

@@ -86,7 +86,7 @@ def join_texts(items: Iterable[Any], text: Callable[[Any], str] = str_value, sep
     return sep.join(parts)
 
 
-@builtin("str", inline=inline.str_concat, column_op="str", args=("[]", "[x]", "[x & ys]"), category="strings",
+@builtin("str", pure=True, inline=inline.str_concat, column_op="str", args=("[]", "[x]", "[x & ys]"), category="strings",
          doc="Concatenates the string forms of the arguments: nil is \"\", strings as is, "
              "other values as printed (keywords with their colon).",
          ex=(("(str \"a\" 1 nil :b)", "\"a1:b\""), ("(str)", "\"\""), ("(str [1 \"x\"])", "\"[1 \\\"x\\\"]\""),
@@ -367,7 +367,7 @@ def _conv(conv: str, flags: str, width: int | None, prec: int | None, arg: Any) 
     return _pad(text, width, "-" in flags)
 
 
-@builtin("format", args="[fmt & args]", category="strings",
+@builtin("format", pure=True, args="[fmt & args]", category="strings",
          doc="Formats like Java's String.format: %s %d %f %.2f %e %g %x %o %b %c %% %n with flags "
              "(- + 0 , space) and widths. Integers are accepted by %f; nil formats as \"null\".",
          ex=(("(format \"%s has %d items\" \"cart\" 3)", "\"cart has 3 items\""),

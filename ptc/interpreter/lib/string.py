@@ -48,7 +48,7 @@ def cased(who: str, s: str, case: Any) -> str:
     return built(case(s), who)
 
 
-@builtin("join", consumes=-1, column_op="join", ns=NS, args=("[coll]", "[separator coll]"), category="strings",
+@builtin("join", pure=True, consumes=-1, column_op="join", ns=NS, args=("[coll]", "[separator coll]"), category="strings",
          doc="The string forms of the items of coll joined together, with an optional separator.",
          ex=(("(str/join \", \" [\"a\" \"b\" \"c\"])", "\"a, b, c\""), ("(str/join [1 2 3])", "\"123\""),
              ("(str/join \"-\" [1 nil :k])", "\"1--:k\"")))
@@ -121,7 +121,7 @@ def split_regex(s: str, c: Compiled, limit: int = 0) -> list[str]:
     return out
 
 
-@builtin("split", ns=NS, args=("[s re]", "[s re limit]"), category="strings",
+@builtin("split", pure=True, ns=NS, args=("[s re]", "[s re limit]"), category="strings",
          doc="Splits s on a regex (a string separator is matched literally) into a vector; trailing empty "
              "strings are dropped. With limit, at most limit parts.",
          ex=(("(str/split \"a,b,,c,,\" #\",\")", "[\"a\" \"b\" \"\" \"c\"]"),
