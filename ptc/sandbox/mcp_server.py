@@ -22,7 +22,7 @@ with 50 upstream tools does not carry 50 schemas in every prompt. Above `tool_se
 - Upstreams: their connections are held for the server's life (opened, and answering a
   ping, before the server serves: the first program does not wait for them). A program
   that finds an upstream dead gets a tool error, and the programs after it a new upstream
-  process. Closing the server closes every upstream, waiting for each process to end.
+  process, started in the background as the loss was seen. Closing the server closes every upstream, waiting for each process to end.
 - HTTP: what a client may hold is bounded (connections, the time its headers and body take;
   http_bounds.py), so half-sent requests neither keep others out nor fill the log.
 """
@@ -106,12 +106,6 @@ class Gateway:
             finally:
                 scope.release()
 
-    def _restart_lost_upstreams(self) -> None:
-        for scope in self._upstreams:
-            restart = getattr(scope, "restart_if_lost", None)
-            if callable(restart):
-                restart()
-
     # -- the tools --------------------------------------------------------------------
 
     def _tools_text(self) -> str:
@@ -174,28 +168,23 @@ class Gateway:
 
     def run_program(self, session: Any, arguments: Mapping[str, Any]) -> Reply:
         """Run one `run_ptc_lisp` call in the session's sandbox (blocking; never raises for a
-        program). An upstream a program found dead is restarted as that program ends (so it
-        starts while the model reads the error), or else as the next program of any session
-        starts."""
-        self._restart_lost_upstreams()
+        program). An upstream a program found dead is restarted in the background as the loss
+        is seen (`MCPConnection`), while the model reads the error."""
         try:
-            try:
-                entry = self._enter(session)
-            except SessionsFull as e:
-                return Reply(f"error[limit]: {e}", error=True)
-            try:
-                reply = entry.sandbox.execute(arguments)
-            finally:
-                with self._lock:
-                    entry.running -= 1
-                    entry.last = time.monotonic()
-            why = self._dropped.pop(session, None)
-            if why is not None:  # the model's earlier defs are gone: say so before it relies on them
-                reply = dataclasses.replace(reply, text=f"note: this session's earlier definitions were dropped "
-                                                        f"({why}); define again what you need\n{reply.text}")
-            return reply
+            entry = self._enter(session)
+        except SessionsFull as e:
+            return Reply(f"error[limit]: {e}", error=True)
+        try:
+            reply = entry.sandbox.execute(arguments)
         finally:
-            self._restart_lost_upstreams()
+            with self._lock:
+                entry.running -= 1
+                entry.last = time.monotonic()
+        why = self._dropped.pop(session, None)
+        if why is not None:  # the model's earlier defs are gone: say so before it relies on them
+            reply = dataclasses.replace(reply, text=f"note: this session's earlier definitions were dropped "
+                                                    f"({why}); define again what you need\n{reply.text}")
+        return reply
 
     def tool_doc(self, arguments: Mapping[str, Any]) -> Reply:
         """`ptc_tool_doc {name}`: one tool's full signature, or an error listing the names."""

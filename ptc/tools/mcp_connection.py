@@ -17,6 +17,11 @@ connection and waits for it before the program's clock starts: `wait_started`).
 A call made outside every scope (a tool called directly from Python) gets a connection of
 its own, closed after the call.
 
+A server that dies (or breaks the connection) is replaced as soon as that is seen: closed,
+and while a run scope holds the connection started again, both in the background (`_lost`).
+A call only holds the connection itself outside every scope, so a call cancelled at a run's
+deadline never keeps the server past the run.
+
 Closing on release happens in a background (non-daemon) thread: a run returns at its
 deadline even when its server is stuck in a call and takes seconds to exit, and the
 interpreter still waits for every server to be ended before it exits. `close()` closes
@@ -40,6 +45,7 @@ T = TypeVar("T")
 
 CLOSE_TIMEOUT = 10.0  # seconds for a closing connection to end its server (the SDK bounds each step)
 LIST_PAGES = 100  # tools/list pages read at most (a paginator that never ends cannot hang)
+MAX_RESTARTS = 3  # new servers started in a row for one that died before answering a call
 
 
 class MCPServerError(Exception):
@@ -138,7 +144,8 @@ class MCPConnection:
         self._lock = threading.Lock()
         self._link: _Link | None = None
         self._scopes = 0
-        self._failure: str | None = None  # why the open connection broke (calls fail fast)
+        self._restarts = 0  # servers started in a row after one was lost, no call answered since
+        self._own = 0  # calls made outside every run scope, each holding a scope of its own
         self.opened = 0  # how many times a connection was opened (tests and diagnostics)
 
     # -- run scopes ------------------------------------------------------------------------
@@ -159,23 +166,9 @@ class MCPConnection:
             self._scopes = max(0, self._scopes - 1)
             link = self._link if self._scopes == 0 else None
             if link is not None:
-                self._link, self._failure = None, None
+                self._link = None
         if link is not None:
             _close_later(link)
-
-    def restart_if_lost(self) -> bool:
-        """Forget a connection whose server died or broke it (closed in the background) and,
-        while a scope holds it, start a new one: a long-lived holder (`ptc mcp serve`) calls
-        this between programs, so one dead server fails one program, not every later one."""
-        with self._lock:
-            link = self._link if self._failure is not None else None
-            if link is None:
-                return False
-            self._link, self._failure = None, None
-            if self._scopes:
-                self._open_locked()
-        _close_later(link)
-        return True
 
     def wait_started(self) -> None:
         """Wait (up to `connect_timeout`) until a held connection's server has started,
@@ -198,7 +191,7 @@ class MCPConnection:
     def close(self) -> None:
         """Close now, whatever the scopes (they reopen it on their next call)."""
         with self._lock:
-            link, self._link, self._failure = self._link, None, None
+            link, self._link = self._link, None
         if link is not None:
             _close(link)
 
@@ -206,25 +199,33 @@ class MCPConnection:
 
     async def request(self, make: Callable[[Any], Awaitable[T]]) -> T:
         """`await make(session)` on the connection's loop, from any thread or event loop; a
-        call outside every run scope has a connection of its own for the call."""
-        self.acquire()
+        call outside every run scope has a connection of its own for the call. A call inside
+        a scope does not hold the connection itself: a call cancelled at a run's deadline ends
+        after the run, and the run's end (not that race) decides when the server closes."""
+        with self._lock:
+            own = self._scopes == 0
+            if own:
+                self._scopes += 1
+                self._own += 1
         try:
             link = await self._ensure_open()
-            if self._failure is not None:
-                raise MCPServerError(self._failure)
             session = link.ready.result()
             try:
-                return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(make(session), link.loop))
+                result = await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(make(session), link.loop))
+                self._restarts = 0
+                return result
             except (asyncio.CancelledError, MCPServerError):
                 raise
             except Exception as e:  # noqa: BLE001 - classified: a dead server, or the server's answer
                 if not link.thread.is_alive() or (link.holder is not None and link.holder.done()) \
                         or _is_closed_error(e):
-                    self._failure = self._lost(link, e)
-                    raise MCPServerError(self._failure) from None
+                    raise MCPServerError(self._lost(link, e)) from None
                 raise
         finally:
-            self.release()
+            if own:
+                with self._lock:
+                    self._own -= 1
+                self.release()
 
     def request_sync(self, make: Callable[[Any], Awaitable[T]], timeout: float | None = None) -> T:
         """`request` for synchronous callers (listing tools), bounded by `timeout` seconds."""
@@ -319,8 +320,8 @@ class MCPConnection:
         except BaseException as e:  # noqa: BLE001 - reported to whoever waits for the session
             if not link.ready.done():
                 link.ready.set_exception(MCPServerError(self._failed_to_start(link, e)))
-            elif self._link is link and self._failure is None:
-                self._failure = self._lost(link, e)
+            else:
+                self._lost(link, e)
             if isinstance(e, (KeyboardInterrupt, SystemExit)):
                 raise
         finally:
@@ -366,8 +367,23 @@ class MCPConnection:
         return msg + (f"; its stderr: {tail}" if tail else "")
 
     def _lost(self, link: _Link, e: BaseException) -> str:
+        """Why the call on a link whose server died or broke it failed; the link is replaced
+        the moment the loss is seen: closed in the background and, while a scope holds the
+        connection, a new server started in the background too, so the next program waits for
+        it before its clock starts (`wait_started`) instead of failing or starting it on its
+        clock. A server that dies again before answering any call is restarted at most
+        MAX_RESTARTS times in a row."""
         msg = f"the connection to MCP server {self.server.label} was lost ({describe(e)})"
         tail = link.stderr_tail()
+        with self._lock:
+            mine = self._link is link
+            if mine:
+                self._link = None
+                if self._scopes > self._own and self._restarts < MAX_RESTARTS:  # a run scope holds it
+                    self._restarts += 1
+                    self._open_locked()
+        if mine:
+            _close_later(link)
         return msg + (f"; its stderr: {tail}" if tail else "")
 
 

@@ -147,12 +147,15 @@ def test_a_server_start_is_not_on_the_program_clock(servers: ServerProcesses) ->
 
 def test_a_server_that_dies_fails_the_call_not_the_host(servers: ServerProcesses) -> None:
     tools = ptc.mcp_tools(servers.spec())
-    step = agent(tools, "(tool/crash)", '(tool/list-orders "north")', "(return :done)").run()
-    assert step.ok and step.value == "done"
-    first, second = step.turns[0].error, step.turns[1].error
+    step = agent(tools, "(tool/crash)", '(return (count (tool/list-orders "north")))',
+                 limits=ptc.Limits(timeout=1)).run()
+    first = step.turns[0].error
     assert first is not None and first.kind == "tool" and "connection to MCP server" in first.message
-    assert second is not None and second.kind == "tool" and "was lost" in second.message
-    assert servers.alive() == []
+    assert "was lost" in first.message
+    # the lost server was replaced in the background as the loss was seen: the next turn's
+    # program waited for it before its clock (1 s, less than a start on a loaded machine)
+    assert step.ok and step.value == 2, step.turns[-1].error
+    assert len(servers.pids()) == 3 and servers.alive() == []  # listing, the crashed one, its replacement
     # the next run starts the server again
     assert agent(tools, '(return (count (tool/list-orders "north")))').run().value == 2
     assert servers.alive() == []
