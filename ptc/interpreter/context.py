@@ -30,7 +30,7 @@ class RunState:
     __slots__ = (
         "limits", "deadline", "steps", "prints", "print_chars", "tool_calls", "tools",
         "data", "allocated", "max_int", "call_tool", "pending", "defined", "docs", "rss_base", "budgets",
-        "random", "emptied", "clock", "memory_due",
+        "random", "seed", "emptied", "clock", "memory_due",
     )
 
     def __init__(self, limits: Limits) -> None:
@@ -51,6 +51,7 @@ class RunState:
         self.rss_base = resident_bytes()  # memory in use when the run started
         self.budgets = 0  # step chunks consumed (every 16th also checks memory)
         self.random: random.Random | None = None  # made on first use (seeding from the OS costs)
+        self.seed: int | None = None  # the seed it was made with (a paused run keeps it, to replay)
         self.emptied: Emptied | None = None  # the last filter that kept nothing (for the empty-result note)
         self.clock: datetime.datetime | None = None  # the run clock, read at its first use (run_clock)
         self.memory_due = time.monotonic() + MEASURE_EVERY  # when a limit check next reads resident memory
@@ -87,7 +88,9 @@ def rng() -> random.Random:
     """The run's random number generator: seeded by Limits.seed, so a seeded run replays."""
     st = CURRENT
     if st.random is None:
-        st.random = random.Random(st.limits.seed)
+        seed = st.limits.seed
+        st.seed = seed if seed is not None else int.from_bytes(os.urandom(8), "little")
+        st.random = random.Random(st.seed)
     return st.random
 
 

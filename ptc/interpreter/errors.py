@@ -6,7 +6,7 @@ import difflib
 import re
 from typing import Iterable, Literal
 
-ErrorKind = Literal["parse", "analysis", "runtime", "tool", "limit"]
+ErrorKind = Literal["parse", "analysis", "runtime", "tool", "limit", "resume"]  # resume: a paused run replayed differently
 
 
 class PTCError(Exception):

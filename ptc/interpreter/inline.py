@@ -22,6 +22,7 @@ from .idioms import runtime_hint
 from .limits import Limits
 from .reader import read
 from .registry import load_library
+from .pause import Diverged, Pause, PausedRun, Replay, diverged_error, paused_run
 from .tool_calls import Abandoned, ToolCall, abandoned_error, check_call_count, recorded_call, tool_args
 
 
@@ -40,6 +41,12 @@ class RunResult:
     defined: tuple[str, ...] = ()  # names the program def'd, in the order the defs ran (repeats removed)
     docs: Mapping[str, str] = field(default_factory=dict)  # docstrings given to those defs
     note: str | None = None  # why an empty answer is empty, when the runtime can tell (ptc.interpreter.diagnose)
+    paused: PausedRun | None = None  # the run stopped at a tool call to be answered later (ptc.interpreter.pause)
+
+    @property
+    def pending(self) -> Any:
+        """The tool call a paused run waits at (a ptc.Pending), or None."""
+        return self.paused.pending if self.paused is not None else None
 
     @property
     def ok(self) -> bool:
@@ -120,10 +127,13 @@ def _entry(program: CompiledProgram) -> Callable[[], Any]:
     return factory(*program.consts)  # type: ignore[no-any-return]
 
 
-def make_tool_caller(tools: Mapping[str, Any], state: context.RunState) -> Callable[[str, tuple[Any, ...]], Any]:
-    def call(name: str, raw: tuple[Any, ...]) -> Any:
-        check_call_count(name, len(state.tool_calls), state.limits)
-        args = tool_args(raw)
+def make_tool_caller(tools: Mapping[str, Any], state: context.RunState,
+                     replay: Replay | None = None) -> Callable[[str, tuple[Any, ...]], Any]:
+    """The run's `tool/x` calls: bounded, recorded, and answered through `replay` (a resumed
+    run's recorded calls and answer; see ptc.interpreter.pause)."""
+    replay = replay if replay is not None else Replay()
+
+    def invoke(name: str, args: Any) -> tuple[Any, float]:
         try:
             result, start = recorded_call(name, tools[name], args, state.deadline, state.limits.timeout,
                                           state.tool_calls)
@@ -138,10 +148,23 @@ def make_tool_caller(tools: Mapping[str, Any], state: context.RunState) -> Calla
             e.kind = "limit" if e.kind == "limit" else "tool"
             state.tool_calls.append(ToolCall(name, args, None, e.message, time.perf_counter() - start))
             raise
-        state.tool_calls.append(ToolCall(name, args, value, None, time.perf_counter() - start))
+        duration = time.perf_counter() - start
+        state.tool_calls.append(ToolCall(name, args, value, None, duration))
         if time.monotonic() > state.deadline:
             raise limit_error("timeout", state.limits.timeout, "program ran too long (tool time included)")
-        return value
+        return value, duration
+
+    def record(name: str, args: Any, value: Any, error: str | None, duration: float) -> None:
+        state.tool_calls.append(ToolCall(name, args, value, error, duration))
+
+    def charge(seconds: float) -> None:  # a replayed call takes the time it took when it was made
+        state.deadline -= seconds
+        if time.monotonic() > state.deadline:
+            raise limit_error("timeout", state.limits.timeout, "program ran too long (tool time included)")
+
+    def call(name: str, raw: tuple[Any, ...]) -> Any:
+        check_call_count(name, len(state.tool_calls), state.limits)
+        return replay.call(name, tool_args(raw), tools[name], invoke, record, charge)
 
     return call
 
@@ -181,9 +204,10 @@ def prepare_inputs(source: Any, data: Any, tools: Any, memory: Any, history: Any
 
 
 def run_inline(source: str, data: Mapping[str, Any] | None, tools: Mapping[str, Any] | None,
-               memory: Mapping[str, Any] | None, limits: Limits, history: Sequence[Any] | None) -> RunResult:
+               memory: Mapping[str, Any] | None, limits: Limits, history: Sequence[Any] | None,
+               resume: tuple[PausedRun, Any] | None = None) -> RunResult:
     """The program run here, under `limits`, on the interpreter's lock (the clock starts once
-    it holds it)."""
+    it holds it); `resume`: a paused run's record and the answer to its pending call."""
     load_library()
     inputs = prepare_inputs(source, data, tools, memory, history, limits)
     data_values, tool_map, mem, hist = inputs.data, inputs.tools, inputs.memory, inputs.history
@@ -202,7 +226,8 @@ def run_inline(source: str, data: Mapping[str, Any] | None, tools: Mapping[str, 
         # (a tool's sub-agent) ends by the outer run's deadline at the latest.
         state = context.RunState(limits)
         state.deadline = min(state.deadline, context.CURRENT.deadline)
-        state.call_tool = make_tool_caller(tool_map, state)
+        replay = Replay(*resume) if resume is not None else Replay()
+        state.call_tool = make_tool_caller(tool_map, state, replay)
         started = time.perf_counter()
         prev_state = context.enter(state)
         saved = (rt.RT["_U"], rt.RT["_ctx"], rt.RT["_n"])
@@ -211,6 +236,7 @@ def run_inline(source: str, data: Mapping[str, Any] | None, tools: Mapping[str, 
         sys.setrecursionlimit(rt.recursion_limit_for(limits.max_depth))
         returned = failed = False
         failure: PTCError | None = None
+        paused: PausedRun | None = None
         with _full_collections_deferred():
             try:
                 try:
@@ -223,10 +249,14 @@ def run_inline(source: str, data: Mapping[str, Any] | None, tools: Mapping[str, 
                 hooks.check_charts(value)
                 rt.realize_defs(user, state.defined)
                 state.steps += rt.STEP_CHUNK - rt.RT["_n"]
+            except Pause as p:
+                paused = paused_run(p, source, limits, state.seed, state.clock, replay.made,
+                                    rt.error_position(p.__traceback__, _LINE_MAPS), inputs)
+                state.flush_output()
             except BaseException as e:  # noqa: BLE001 - every failure becomes a PTCError
                 if isinstance(e, (KeyboardInterrupt, SystemExit)):
                     raise
-                err = rt.convert_exception(e)
+                err = diverged_error(e) if isinstance(e, Diverged) else rt.convert_exception(e)
                 fix = runtime_hint(err.message) if err.kind == "runtime" else None
                 if fix is not None:
                     err.hint = fix
@@ -255,6 +285,9 @@ def run_inline(source: str, data: Mapping[str, Any] | None, tools: Mapping[str, 
         # kept by the caller does not keep the failed program's frames (and data) alive.
         failure.__traceback__ = failure.__context__ = failure.__cause__ = None
         raise failure
+    if paused is not None:  # nothing the program did is kept: the resumed run does it again
+        return RunResult(None, tuple(state.prints), tuple(state.tool_calls), mem, steps=state.steps,
+                         duration=time.perf_counter() - started, paused=paused)
     state.flush_output()
     return RunResult(value, tuple(state.prints), tuple(state.tool_calls), user, returned, failed,
                      state.steps, time.perf_counter() - started, _latest_order(state.defined), dict(state.docs),

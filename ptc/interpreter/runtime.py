@@ -19,6 +19,7 @@ from pyrsistent import pvector
 from . import context
 from . import values as v
 from .errors import PTCError, limit_error, runtime_error
+from .pause import Diverged, Pause
 from .lazy import (CHUNK, OPEN_ENDED_PREFIX, Ahead, Body, Chunks, Items, Iterated, LazySeq, Mapped, chunks_of, linked, range_len,
                    source_of, unbounded)
 from .printer import pr_str, printed_bound
@@ -377,7 +378,7 @@ def _throw(x: Any) -> PTCError:
 def _fatal(e: BaseException) -> bool:
     """Errors that end the program: `finally` cleanup does not run for them (it could run
     forever, e.g. recursing again while the stack is already at its limit)."""
-    return isinstance(e, (RecursionError, MemoryError)) or (isinstance(e, PTCError) and e.kind == "limit")
+    return isinstance(e, (RecursionError, MemoryError, Pause, Diverged)) or (isinstance(e, PTCError) and e.kind == "limit")
 
 
 def _catch(e: BaseException) -> Any:

@@ -33,7 +33,7 @@ STATUS_NAMES = {ACTIVE: "active", INVALID: "invalid", COMPRESSED: "compressed"}
 
 ROLES = ("system", "user", "assistant", "tool")
 BLOCK_TYPES = ("text", "code", "tool_call", "tool_result", "error", "thinking", "llm_error")
-RUN_STATUSES = ("running", "ok", "failed")
+RUN_STATUSES = ("running", "ok", "failed", "paused")
 NODE_TYPES = ("tool_execution", "tool_loop", "broad")
 
 # an INTEGER PRIMARY KEY is SQLite's rowid (fast, autoincrementing); BIGINT elsewhere
@@ -126,6 +126,14 @@ turns = sa.Table(
     sa.Column("number", sa.Integer, primary_key=True),
     sa.Column("record", Json, nullable=False),  # Turn.to_json(), memory snapshot included
     sa.Column("success", sa.Boolean, nullable=False, default=False),
+    sa.Column("created_at", Time, nullable=False),
+)
+
+# runs paused at a tool call (ptc.PausedRun.to_json()), by a key the host chose (an agent: its run id)
+paused_runs = sa.Table(
+    "paused_runs", metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("record", Json, nullable=False),
     sa.Column("created_at", Time, nullable=False),
 )
 

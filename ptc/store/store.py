@@ -33,7 +33,8 @@ from .messages import (
 )
 from .schema import (
     ACTIVE, COMPRESSED, INVALID, NODE_TYPES, REGULAR, RUN_STATUSES, SCHEMA_VERSION, SUMMARY,
-    compaction_nodes, compression_records, message_blocks, messages, meta, metadata, runs, sessions, turns,
+    compaction_nodes, compression_records, message_blocks, messages, meta, metadata, paused_runs, runs, sessions,
+    turns,
 )
 from .writes import IS_ACTIVE, _insert, _now, _spec
 
@@ -638,6 +639,39 @@ class Store:
             q = q.where(runs.c.session_id == session_id)
         with self._read() as conn:
             return [RunRecord(**r) for r in conn.execute(q).mappings()]
+
+    # -- paused runs ----------------------------------------------------------------------
+
+    def save_paused(self, paused: Any, key: str | None = None) -> str:
+        """Keep a run paused at a tool call (a `ptc.PausedRun`) under `key` (default a new id;
+        saving under a key again replaces the record); returns the key. Any process with the
+        store can then `load_paused(key).resume(...)` it (docs/approvals.md)."""
+        rid = key or _new_id()
+        record = json.loads(paused.to_json())
+
+        def save(conn: Connection) -> None:
+            conn.execute(paused_runs.delete().where(paused_runs.c.id == rid))
+            conn.execute(paused_runs.insert().values(id=rid, record=record, created_at=_now()))
+
+        self._transact(save)
+        return rid
+
+    def load_paused(self, key: str) -> Any:
+        """The `ptc.PausedRun` kept under `key` (NotFound when there is none)."""
+        from ..interpreter.pause import PausedRun
+
+        with self._read() as conn:
+            record = conn.execute(sa.select(paused_runs.c.record).where(paused_runs.c.id == key)).scalar()
+        if record is None:
+            raise NotFound(f"no paused run {key!r}")
+        return PausedRun.from_json(json.dumps(record))
+
+    def delete_paused(self, key: str) -> bool:
+        """Forget a paused run (once resumed); whether there was one."""
+        def delete(conn: Connection) -> bool:
+            return bool(conn.execute(paused_runs.delete().where(paused_runs.c.id == key)).rowcount)
+
+        return self._transact(delete)
 
     # -- export ---------------------------------------------------------------------------
 

@@ -66,7 +66,9 @@ class Tool:
     Attributes: `name` (program-facing, kebab case), `description` (first paragraph of the
     docstring), `doc` (the whole docstring), `parameters` (pydantic model of the arguments),
     `returns` (the return annotation, `typing.Any` when absent), `fn`, `is_async`, `scope`
-    (a resource the runs using the tool hold open, see ptc.tools.lifetime; None for most tools).
+    (a resource the runs using the tool hold open, see ptc.tools.lifetime; None for most tools),
+    `approval` (True, or a policy `args -> bool`: a call waits for the host's approval, the
+    run pausing there; see `needs_approval` and docs/approvals.md).
     """
 
     name: str
@@ -79,6 +81,7 @@ class Tool:
     summarizer: Callable[..., Any] | None
     params: tuple[sc.Param, ...]
     scope: RunScope | None
+    approval: bool | Callable[[dict[str, Any]], bool]
 
     def __init__(
         self,
@@ -89,6 +92,7 @@ class Tool:
         summarize: Callable[..., Any] | None = None,
         signature: str | inspect.Signature | None = None,
         scope: RunScope | None = None,
+        approval: bool | Callable[[dict[str, Any]], bool] | None = None,
         _localns: dict[str, Any] | None = None,
     ) -> None:
         if isinstance(fn, Tool):  # re-wrapping a tool keeps its options unless overridden
@@ -99,11 +103,14 @@ class Tool:
             summarize = base.summarizer if summarize is None else summarize
             signature = base._signature_option if signature is None else signature
             scope = base.scope if scope is None else scope
+            approval = base.approval if approval is None else approval
             _localns = base._localns if _localns is None else _localns
         if not callable(fn):
             raise TypeError(f"a tool must be callable, not {type(fn).__name__}")
         if summarize is not None and not callable(summarize):
             raise TypeError("summarize= must be a function (args, result) -> str")
+        if approval is not None and not isinstance(approval, bool) and not callable(approval):
+            raise TypeError("approval= must be True, False or a function (args) -> bool")
         set_ = functools.partial(object.__setattr__, self)
         tool_name = check_tool_name(name) if name is not None else tool_name_for(fn)
         doc = clean_doc(fn)
@@ -118,6 +125,7 @@ class Tool:
         set_("_localns", localns)
         set_("summarizer", summarize)
         set_("scope", scope)
+        set_("approval", approval or False)
         set_("is_async", _is_async(fn))
         set_("returns", _return_annotation(fn, sig, localns))
         set_("_convert_result", not sc.is_json_data(self.returns))
@@ -175,11 +183,12 @@ class Tool:
             if obj is self:  # a decorated module-level function: pickled by reference
                 return qualname
         return (_rebuild, (self.fn, self.name, self._description_option, self.summarizer,
-                           self._signature_option if isinstance(self._signature_option, str) else None))
+                           self._signature_option if isinstance(self._signature_option, str) else None,
+                           self.approval))
 
     def replace(self, **changes: Any) -> "Tool":
-        """A copy with some of fn/name/description/summarize/signature/scope changed."""
-        unknown = set(changes) - {"fn", "name", "description", "summarize", "signature", "scope"}
+        """A copy with some of fn/name/description/summarize/signature/scope/approval changed."""
+        unknown = set(changes) - {"fn", "name", "description", "summarize", "signature", "scope", "approval"}
         if unknown:
             raise TypeError(f"Tool.replace() got unexpected options: {', '.join(sorted(unknown))}")
         return Tool(
@@ -189,8 +198,25 @@ class Tool:
             summarize=changes.get("summarize", self.summarizer),
             signature=changes.get("signature", self._signature_option),
             scope=changes.get("scope", self.scope),
+            approval=changes.get("approval", self.approval),
             _localns=self._localns,
         )
+
+    def needs_approval(self, args: Any = None) -> bool:
+        """Whether a call with these (PTC) arguments waits for approval: `approval=True`, or
+        the policy's verdict on the arguments by parameter name (`bind`). A policy that raises
+        asks (the safe side); arguments that do not bind ask nothing: the call fails on them."""
+        policy = self.approval
+        if not callable(policy):
+            return bool(policy)
+        try:
+            bound = self.bind(args)
+        except PTCError:
+            return False
+        try:
+            return bool(policy(bound))
+        except Exception:  # noqa: BLE001 - a broken policy must not let a call through
+            return True
 
     # -- calling from programs -----------------------------------------------------------
 
@@ -500,8 +526,9 @@ def typing_args_first(ann: Any) -> Any:
     return args[0] if args else Any
 
 
-def _rebuild(fn: Any, name: str, description: str | None, summarize: Any, signature: str | None) -> Tool:
-    return Tool(fn, name=name, description=description, summarize=summarize, signature=signature)
+def _rebuild(fn: Any, name: str, description: str | None, summarize: Any, signature: str | None,
+             approval: Any = False) -> Tool:
+    return Tool(fn, name=name, description=description, summarize=summarize, signature=signature, approval=approval)
 
 
 def _signature_of(fn: Any, localns: dict[str, Any] | None) -> inspect.Signature:
@@ -666,6 +693,7 @@ def tool(fn: Callable[..., Any], /) -> Tool: ...
 def tool(
     *, name: str | None = None, description: str | None = None,
     summarize: Callable[..., Any] | None = None, signature: str | None = None,
+    approval: bool | Callable[[dict[str, Any]], bool] = False,
 ) -> Callable[[Callable[..., Any]], Tool]: ...
 
 
@@ -677,11 +705,15 @@ def tool(
     description: str | None = None,
     summarize: Callable[..., Any] | None = None,
     signature: str | None = None,
+    approval: bool | Callable[[dict[str, Any]], bool] = False,
 ) -> Any:
     """Make a function a PTC tool: `@ptc.tool` or `@ptc.tool(name=..., description=...,
-    summarize=..., signature=...)`. The decorated name still calls the function."""
+    summarize=..., signature=..., approval=...)`. The decorated name still calls the function.
+    `approval`: True, or a policy (the call's arguments by parameter name -> bool): a call
+    that needs it pauses the run until the host answers (docs/approvals.md)."""
     def wrap(f: Callable[..., Any]) -> Tool:
-        return Tool(f, name=name, description=description, summarize=summarize, signature=signature)
+        return Tool(f, name=name, description=description, summarize=summarize, signature=signature,
+                    approval=approval)
 
     if fn is not None:
         return wrap(fn)

@@ -22,6 +22,7 @@ except ImportError:  # not POSIX: run_isolated refuses to run
 from .. import values as v
 from ..errors import PTCError, limit_error
 from ..limits import Limits
+from ..pause import Pause
 from ..tool_calls import Abandoned, ToolCall, abandoned_error, check_call_count, recorded_call
 from .framing import (GRACE_BASE, GRACE_FACTOR, MESSAGE_SLACK, TRANSFER_RATE, _ChildGone, _EXIT_MEMORY, _Timeout,
                       _TooLarge, _recv, _recv_parts_capped, _send, _send_parts)
@@ -39,10 +40,14 @@ def run_isolated(
     memory: Mapping[str, Any] | None = None,
     limits: Limits | None = None,
     history: Sequence[Any] | None = None,
+    resume: Any = None,
 ) -> Any:
     """`ptc.run` in a child process; same results and errors as inline (see module doc)."""
     from ..inline import RunResult, prepare_inputs
 
+    if resume is not None:
+        raise PTCError("runtime", "a paused run cannot be resumed with isolation='process' (not supported yet)",
+                       hint='resume it with Limits(isolation="inline")')
     limits = limits or Limits(isolation="process")
     if not hasattr(socket, "send_fds") or not hasattr(os, "fork") or resource is None:
         raise PTCError("runtime", "process isolation needs a POSIX host (fork and descriptor passing)",
@@ -285,9 +290,19 @@ def _host_tool_call(tool_map: Mapping[str, Any], name: Any, args: Any, calls: in
     by the run's deadline; returns the reply (raises Abandoned when the deadline comes first)."""
     if not isinstance(name, str) or name not in tool_map:
         return _dumps(("err", ("tool", f"tool/{name} is not available", None, None, None), None))
+    tool = tool_map[name]
+    needs = getattr(tool, "needs_approval", None)
+    if needs is not None and needs(args):
+        msg = f"tool/{name} requires approval, which isolation='process' does not support yet"
+        host_calls.append(ToolCall(name, args, None, msg, 0.0))
+        return _dumps(("err", ("tool", msg, None, None, 'run with Limits(isolation="inline") to pause for it'), None))
     try:
         check_call_count(name, calls - 1, limits)
-        result, start = recorded_call(name, tool_map[name], args, deadline, limits.timeout, host_calls)
+        result, start = recorded_call(name, tool, args, deadline, limits.timeout, host_calls)
+    except Pause as p:
+        msg = f"tool/{name} paused the run ({p.reason}), which isolation='process' does not support yet"
+        host_calls.append(ToolCall(name, args, None, msg, 0.0))
+        return _dumps(("err", ("tool", msg, None, None, 'run with Limits(isolation="inline") to pause'), None))
     except PTCError as e:
         return _dumps(("err", (e.kind, e.message, e.line, e.column, e.hint), None))
     try:
