@@ -190,3 +190,13 @@ def test_process_isolation_refuses_to_skip_an_approval():
     with pytest.raises(ptc.PTCError, match="requires approval, which isolation='process' does not support") as e:
         ptc.run('(tool/refund {:order "x" :amount 500})', tools=TOOLS, limits=ptc.Limits(isolation="process"))
     assert e.value.kind == "tool" and CALLS == []
+
+
+def test_the_docs_example_prints_what_the_docs_say(capsys):
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "approvals.md").read_text()
+    example, shown = re.search(r"```python\n(.*?)```\n\nprints\n\n```\n(.*?)```", text, re.S).groups()
+    exec(compile(example, "docs/approvals.md", "exec"), {"__name__": "docs_example"})
+    assert capsys.readouterr().out == shown
