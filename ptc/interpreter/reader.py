@@ -7,13 +7,14 @@ line and column for error messages. `form_to_value` turns a form into data (for 
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 import math
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Union
-
-from lark import Lark
 
 from . import values as v
 from .errors import PTCError
@@ -182,14 +183,53 @@ def _scanner() -> tuple[re.Pattern[str], re.Pattern[str]]:
     ignored terminals) before one token, each terminal of grammar.lark a named group tried in
     the order Lark's lexer tries them (priority, then width, then pattern length); `blank`
     matches blanks alone (the end of a program). grammar.lark stays the one definition of the
-    syntax; tests check this reader against Lark's own parser of it. Lark reads the grammar's
-    terminals alone (no parser: its LALR tables took 0.1 s of every process's first run)."""
-    lark = Lark((Path(__file__).parent / "grammar.lark").read_text(), parser=None, lexer="basic")
+    syntax; tests check this reader against Lark's own parser of it."""
+    grammar = (Path(__file__).parent / "grammar.lark").read_text()
+    blanks, tokens = _cached_patterns(grammar)
+    # atomic: blanks are taken whole, never given back to make a token match (";x" is a comment)
+    return re.compile(f"(?>(?:{blanks})*)(?:{tokens})"), re.compile(f"(?:{blanks})*")
+
+
+def _cached_patterns(grammar: str) -> tuple[str, str]:
+    """The grammar's (blanks, tokens) regex texts, kept in the user's cache directory under
+    the grammar's hash: importing Lark and reading the grammar was ~40 ms of every `ptc`
+    command's start (issue 44, item 10). The file holds two strings of JSON (nothing is
+    executed from it); an unreadable or unwritable cache only means Lark is asked again."""
+    path = _cache_dir() / f"scanner-{hashlib.sha256(grammar.encode()).hexdigest()[:32]}.json"
+    try:
+        blanks, tokens = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(blanks, str) and isinstance(tokens, str):
+            return blanks, tokens
+    except (OSError, ValueError, TypeError):
+        pass
+    blanks, tokens = _lark_patterns(grammar)
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        part = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        part.write_text(json.dumps([blanks, tokens]), encoding="utf-8")
+        os.replace(part, path)  # whole or not at all: a concurrent start reads the old file or the new one
+    except OSError:
+        pass
+    return blanks, tokens
+
+
+def _cache_dir() -> Path:
+    """$PTC_HOME/cache, else $XDG_CACHE_HOME/ptc, else ~/.cache/ptc."""
+    if os.environ.get("PTC_HOME"):
+        return Path(os.environ["PTC_HOME"]) / "cache"
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ptc"
+
+
+def _lark_patterns(grammar: str) -> tuple[str, str]:
+    """Lark reads the grammar's terminals alone (no parser: its LALR tables took 0.1 s of every
+    process's first run)."""
+    from lark import Lark
+
+    lark = Lark(grammar, parser=None, lexer="basic")
     terms = sorted(lark.terminals, key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name))
     blanks = "|".join(t.pattern.to_regexp() for t in terms if t.name in lark.ignore_tokens)
     tokens = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in terms if t.name not in lark.ignore_tokens)
-    # atomic: blanks are taken whole, never given back to make a token match (";x" is a comment)
-    return re.compile(f"(?>(?:{blanks})*)(?:{tokens})"), re.compile(f"(?:{blanks})*")
+    return blanks, tokens
 
 
 class _Frame:

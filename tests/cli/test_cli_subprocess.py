@@ -110,6 +110,33 @@ def test_import_is_light(tmp_path):
     assert p.stdout.strip().splitlines()[-2:] == ["[]", "[]"]
 
 
+
+def _modules_of_command(tmp_path: Path, *argv: str) -> tuple[str, set[str]]:
+    """Run `ptc ARGV` in a fresh process: (its stdout, the names of the modules it loaded)."""
+    code = ("import sys\nfrom ptc.cli.main import main\n"
+            "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+            "sys.stderr.write('MODULES ' + ' '.join(sorted(sys.modules)))\n")
+    p = _run([sys.executable, "-c", code, *argv], tmp_path)
+    loaded = p.stderr.rpartition("MODULES ")[2].split()
+    return p.stdout, set(loaded)
+
+
+def test_eval_and_a_csv_count_load_only_what_they_use(tmp_path):
+    """Issue 44, item 10: `ptc eval '(+ 1 2)'` starts without Lark (the scanner's patterns are
+    cached), asyncio (async tools alone) or pyarrow; a CSV count loads pyarrow but not pandas
+    (pyarrow asks pandas when it converts a Python scalar: `compute.equal(col, "")` did)."""
+    out, loaded = _modules_of_command(tmp_path, "eval", "(+ 1 2)")
+    assert out == "3\n"
+    _, again = _modules_of_command(tmp_path, "eval", "(+ 1 2)")  # the first start wrote the cache
+    assert {"lark", "asyncio", "pyarrow", "pandas", "litellm"} & again == set()
+    assert list((tmp_path / "home" / "cache").glob("scanner-*.json"))
+    csv = tmp_path / "t.csv"
+    csv.write_text("a,b\n1,x\n2,\n3,z\n")  # an empty text cell: the path that asked pandas
+    out, loaded = _modules_of_command(tmp_path, "eval", "--data", f"x={csv}", "(mapv :b data/x)")
+    assert out == '["x" nil "z"]\n'
+    assert "pyarrow" in loaded and "pandas" not in loaded
+
+
 PROMPT = "ptc>"  # prompt_toolkit draws the trailing space as a cursor movement
 CONT = "...>"
 
