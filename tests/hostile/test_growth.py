@@ -150,6 +150,14 @@ CASES = [
          {"t": "texts"}),
     Case("distinct-10M-texts", "(count (distinct (map :s data/t)))", "timeout|max_collection|max_memory",
          {"t": "texts"}),
+    # a sort of a 10M-row column or of the rows by it, which Arrow or numpy cannot stop, is timed and
+    # sized before it starts (its first items alone are a top-k: `(take 5 (sort > xs))` sorts nothing)
+    Case("sort-10M-values", "(reduce + (sort > (map :v data/t)))", "timeout", {"t": "big"},
+         {"max_collection": 100_000_000, "max_memory": 4 << 30}),
+    Case("sort-by-10M-rows", "(:v (last (reverse (sort-by :v data/t))))", "timeout", {"t": "big"},
+         {"max_collection": 100_000_000, "max_memory": 4 << 30}),
+    Case("sort-10M-values-memory", "(reduce + (sort > (map :v data/t)))", "max_memory", {"t": "big"},
+         {"max_collection": 100_000_000, "max_memory": 128 << 20}),
     Case("stats-lm-wide", "(stats/lm (map :v data/t) (map (fn [r] (repeat 60 (:v r))) (take 200000 data/t)))",
          "timeout|max_collection|max_memory", {"t": "table"}),
 ]

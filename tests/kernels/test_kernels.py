@@ -233,6 +233,11 @@ PROGRAMS = [
     "(map #(or (:status %) \"none\") data/t)", "(map #(and (:qty %) (:status %)) data/t)",
     "(map #(or (:qty %) (:id %)) data/t)", "(map #(#{1 4 7} (:qty %)) data/t)", "(map #(#{false} (:ok %)) data/t)",
     "(map #(contains? #{\"paid\" nil} (:status %)) data/t)", "(map #(or (:amount %) 0.0) data/t)",
+    # sorts of values, by fns of them, reversed (their top-k: test_top_rows_of_a_sort_match_the_full_sort)
+    "(sort (map :qty data/t))", "(sort > (keep :qty data/t))", "(sort-by - (keep :amount data/t))",
+    "(reverse (sort-by :amount data/t))", "(take 3 (reverse (sort-by :qty data/t)))", "(reverse (filter :ok data/t))",
+    "(reverse (map :status data/t))", "(sort #(compare %2 %1) (map :status data/t))", "(sort < (map :amount data/t))",
+    "(sort-by :status #(compare %2 %1) data/t)", "(sort (map :day data/t))",
 ]
 
 
@@ -356,16 +361,29 @@ def test_every_shape_runs_as_kernels_on_clean_data() -> None:
     "(take 5 (sort-by :q > data/t))", "(take 40 (sort-by :q data/t))", "(first (sort-by :f < data/t))",
     "(mapv :i (take 33 (sort-by :f > (filter #(> (:q %) 2) data/t))))",
     "(let [s (sort-by :q > data/t)] [(mapv :i (take 3 s)) (count s) (:i (last s))])",
+    # a sort however its order is phrased: of the values themselves, by a fn of them, reversed
+    "(take 5 (sort > (map :f data/t)))", "(take 40 (sort (map :q data/t)))", "(take 3 (sort-by - (map :q data/t)))",
+    "(mapv :i (take 5 (reverse (sort-by :q data/t))))", "(mapv :i (take 70 (reverse (sort-by :f > data/t))))",
+    "(take 5 (reverse (sort (map :q data/t))))", "(take 33 (sort #(compare %2 %1) (map :s data/t)))",
+    "(mapv :i (take 5 (sort-by :s #(compare %2 %1) data/t)))", "(take 9 (sort-by #(* 1.0 %) (map :z data/t)))",
+    "(take 9 (sort-by #(* -1.0 %) > (map :z data/t)))", "(take 9 (sort (map :z data/t)))",
+    "(mapv :i (take 9 (reverse (sort-by :z data/t))))", "(let [s (sort (map :z data/t))] [(nth s 2999) (last s)])",
+    "(take 5 (sort (map :n data/t)))", "(take 5 (sort > (keep :n data/t)))", "(take 5 (sort > (map :n data/t)))",
+    "(mapv :i (take 5 (reverse (sort-by :n data/t))))", "(let [s (sort > (map :q data/t))] [(vec (take 40 s)) (count s)])",
+    "(reduce + (sort (map :z data/t)))", "(last (reverse (map :s data/t)))",
 ])
 def test_top_rows_of_a_sort_match_the_full_sort(src: str) -> None:
     """A sort whose first rows alone are read selects them (top-k) without sorting everything:
-    ties keep the table's order as a stable sort does."""
+    ties keep the table's order as a stable sort does (-0.0 and 0.0 are ties; nils first)."""
     import random
 
     rnd = random.Random(5)
     n = 6000
     t = pa.table({"i": list(range(n)), "q": [rnd.randint(0, 9) for _ in range(n)],
-                  "f": [rnd.choice([0.5, 1.5, 2.25, -1.0]) for _ in range(n)]})
+                  "f": [rnd.choice([0.5, 1.5, 2.25, -1.0]) for _ in range(n)],
+                  "z": [rnd.choice([0.0, -0.0, 1.0]) for _ in range(n)],
+                  "n": [rnd.choice([None, 3, 1, 2]) for _ in range(n)],
+                  "s": [rnd.choice(["b", "a", "é", "ab"]) for _ in range(n)]})
     assert _outcome(src, t) == _outcome(src, t.to_pylist())
 
 

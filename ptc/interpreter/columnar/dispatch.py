@@ -36,28 +36,46 @@ def rows_only() -> Iterator[None]:
 
 class ColumnSource(Source):
     """A computed column (a pyarrow Array) as a lazy seq's items, converted when first read:
-    32 items a chunk (as a vector's seq), converted 4096 at a time."""
+    32 items a chunk (as a vector's seq), converted 4096 at a time. A sorted column is `sel`, a
+    lazily sorted selection of a one-column table, until all of it is read: its first chunks are
+    a top-k (`(take 5 (sort > xs))` sorts nothing), its whole a sort (of the values alone when
+    `by_value`: numbers with no nil and one sign of zero, whose order no tie can show)."""
 
-    __slots__ = ("array", "pos", "_block", "_block_start")
+    __slots__ = ("_array", "sel", "by_value", "pos", "_block", "_block_start")
 
-    def __init__(self, array: Any) -> None:
-        self.array, self.pos = array, 0
+    def __init__(self, array: Any, sel: Any = None, by_value: bool = False) -> None:
+        self._array, self.sel, self.by_value, self.pos = array, sel, by_value, 0
         self._block: list[Any] = []
         self._block_start = 0
 
+    @property
+    def array(self) -> Any:
+        if self._array is None:
+            from .frame import sorted_values
+
+            self._array = sorted_values(self.sel) if self.by_value else self.sel.column(0)
+            self.sel = None
+        return self._array
+
+    def __len__(self) -> int:
+        return len(self._array) if self._array is not None else self.sel.num_rows
+
     def next(self) -> list[Any] | None:
-        n = len(self.array)
+        n = len(self)
         if self.pos >= n:
             return None
         start = self.pos
-        if not self._block_start <= start < self._block_start + len(self._block):
-            self._block_start, self._block = start, _values(self.array.slice(start, 4096))
         end = min(n, (start // 32 + 1) * 32)
         self.pos = end
+        if self._array is None and end * 64 <= n:  # the first items of a sort: a top-k
+            sel = self.sel
+            return _values(sel.base.column(0).take(sel.prefix(end).slice(start)))
+        if not self._block_start <= start < self._block_start + len(self._block):
+            self._block_start, self._block = start, _values(self.array.slice(start, 4096))
         return self._block[start - self._block_start:end - self._block_start]
 
     def drain(self) -> Iterator[list[Any]]:
-        n = len(self.array)
+        n = len(self)
         while self.pos < n:  # in blocks: the limits are checked as they grow
             start, self.pos = self.pos, min(n, self.pos + 65536)
             yield _values(self.array.slice(start, self.pos - start))
@@ -469,25 +487,66 @@ def distinct(coll: Any) -> Any:
     return _run("distinct", ("arg",) if vectors is None else vectors.key, kernel)
 
 
-def sorted_by(keyfn: Any, comp: Any, coll: Any) -> Any:
-    """(sort-by :k coll) / (sort-by :k > coll) / (sort-by :k < coll) over a table."""
-    table = rows_of(coll)
-    if table is None:
+def sorted_by(keyfn: Any, direction: tuple[bool, bool] | None, coll: Any) -> Any:
+    """(sort-by f [comp] coll) over a table's rows or a computed column, or (sort [comp] column)
+    (keyfn None): a lazily sorted selection of them (its first items a top-k, its whole a stable
+    sort); direction: (descending?, numbers only) of comp (compare, <, > or a literal fn of
+    one), None for another comparator."""
+    frame = _frame(coll)
+    if frame is None:
         return NO
-    e = _expr(keyfn, "sort-by")
+    from .frame import Selection, is_rows, selection
+
+    rows = is_rows(frame)
+    if keyfn is None and rows:
+        return NO  # rows compared as maps: the row path's
+    who = "sort" if keyfn is None else "sort-by"
+    e = ("arg",) if keyfn is None else _expr(keyfn, who)
     if e is None:
         return NO
 
     def kernel() -> Any:
+        from .kernels import Fallback
         from .reduce import sort_key
 
+        if direction is None:
+            raise Fallback("a comparator other than compare, < or > (or a fn of two calling one)")
         if type(coll) is LazySeq:  # the row path realizes it to sort it
-            context.check_realized(table.num_rows, 0)
-        from .frame import selection
+            context.check_realized(len(frame), 0)
+        if rows:
+            return rows_seq(selection(frame).sorted(*sort_key(frame, e, direction)))
+        keys, desc = sort_key(frame, e, direction)
+        import pyarrow as pa
 
-        return rows_seq(selection(table).sorted(*sort_key(table, e, comp)))
+        return LazySeq(ColumnSource(None, Selection(pa.table({"": frame})).sorted(keys, desc), keyfn is None))
 
-    return _run("sort-by", e, kernel)
+    return _run(who, e, kernel)
+
+
+def reversed_(coll: Any) -> Any:
+    """(reverse coll) of a table's rows or a computed column: the same read from the end (of a
+    lazy sort: still lazy, so its first items are a top-k from the other end)."""
+    src = coll._src if type(coll) is LazySeq else None
+    lazy_sort = type(src) is ColumnSource and src.sel is not None
+    frame = None if lazy_sort else _frame(coll)
+    if frame is None and not lazy_sort:
+        return NO
+
+    def kernel() -> Any:
+        from .frame import is_rows, selection
+
+        if type(coll) is LazySeq:  # the row path realizes it
+            context.check_realized(len(src) if lazy_sort else len(frame), 0)
+        if lazy_sort:
+            return LazySeq(ColumnSource(None, src.sel.reversed(), src.by_value))
+        if is_rows(frame):
+            return rows_seq(selection(frame).reversed())
+        import numpy as np
+        import pyarrow as pa
+
+        return column_seq(frame.take(pa.array(np.arange(len(frame) - 1, -1, -1, dtype=np.int64))))
+
+    return _run("reverse", None, kernel)
 
 
 def applied(f: Any, coll: Any) -> Any:

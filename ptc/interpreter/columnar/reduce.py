@@ -308,23 +308,25 @@ def unique(x: Any) -> Any:
     return pc.unique(_flat(x))
 
 
-def sort_key(table: pa.Table, e: tuple[Any, ...], comp: Any) -> tuple[Any, bool]:
-    """(the keys, descending?) of (sort-by key-expr [comp] table): comp absent (compare), < or >."""
-    x = value(e, table)
+def sort_key(frame: Any, e: tuple[Any, ...], direction: tuple[bool, bool]) -> tuple[Any, bool]:
+    """(the keys, descending?) of (sort-by key-expr comp frame) / (sort comp column) (key-expr
+    ("arg",)), comp in `direction` (descending?, numbers only: < and >, which raise on
+    anything else)."""
+    desc, numbers_only = direction
+    x = value(e, frame)
     if not isinstance(x, (pa.Array, pa.ChunkedArray)):
         raise Fallback("a sort key that is the same for every row")
-    name = None if comp is None else (getattr(comp, "__qualname__", "") or "")[4:]
-    if name not in (None, "<", ">"):
-        raise Fallback("sort-by with a comparator other than < or >")
     k = kind(x)
-    if name is None:
-        if k not in ("int", "float", "str", "null"):
-            raise Fallback(f"sort-by over {k} keys")
+    if not numbers_only:
+        if k not in ("int", "float", "str", "date", "null"):
+            raise Fallback(f"a sort over {k} keys")
     elif k not in ("int", "float") or x.null_count:
-        raise Fallback(f"{name} over {k} keys or nils (the row path raises)")
+        raise Fallback(f"< or > over {k} keys or nils (the row path raises)")
     if k == "float" and pc.any(pc.is_nan(x)).as_py():
-        raise Fallback("sort-by over keys holding NaN")
-    return x, name == ">"
+        raise Fallback("a sort over keys holding NaN")
+    if k == "str" and pc.any(pc.match_substring_regex(x, "[\\x{10000}-\\x{10FFFF}]")).as_py():
+        raise Fallback("a sort over texts beyond U+FFFF (compare orders UTF-16 units, Arrow code points)")
+    return x, desc
 
 
 def extreme(x: Any, name: str) -> Any:

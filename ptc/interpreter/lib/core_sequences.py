@@ -1095,7 +1095,9 @@ def dedupe(coll: Any = _NO) -> Any:
 @builtin("reverse", group_read="reverse", consumes=0, args="[coll]", category="sequences",
          doc="The items of coll in reverse order, as a list.",
          ex=(("(reverse [1 2 3])", "(3 2 1)"), ("(reverse nil)", "()")))
-def reverse(coll: Any) -> PList:
+def reverse(coll: Any) -> Any:
+    if (r := _col.reversed_(coll)) is not _col.NO:
+        return r
     items = _items(coll, "reverse")
     return PList(reversed(items))
 
@@ -1301,6 +1303,8 @@ def sort(a: Any, b: Any = _NO) -> PList:
         comp, coll = a, b
     if type(coll) is Table:  # sorting builds a collection as large as the table
         context.check_size(len(coll), "sort")
+    if (r := _col.sorted_by(None, (False, False) if comp is _NO else _direction(comp), coll)) is not _col.NO:
+        return r  # type: ignore[no-any-return]
     items = list(_items(coll, "sort"))
     return _sorted(items, None, comp, "sort")
 
@@ -1317,7 +1321,7 @@ def sort_by(keyfn: Any, a: Any, b: Any = _NO) -> PList:
     keyfn = as_fn(keyfn, "sort-by")
     if type(coll) is Table:  # sorting builds a collection as large as the table
         context.check_size(len(coll), "sort-by")
-    if (r := _col.sorted_by(keyfn, None if comp is _NO else comp, coll)) is not _col.NO:
+    if (r := _col.sorted_by(keyfn, (False, False) if comp is _NO else _direction(comp), coll)) is not _col.NO:
         return r  # type: ignore[no-any-return]
     items = _items(coll, "sort-by")
     parts = getattr(keyfn, KEY_PARTS_ATTR, None)  # (juxt :a :b): the key vectors' columns, without the vectors
