@@ -13,7 +13,6 @@ ptc over an Arrow table against pandas' groupby, from one run.
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 
 import ptc

@@ -52,7 +52,6 @@ def test_sample_program_in_the_command_table_runs(monkeypatch, tmp_path):
 
 
 def test_readme_agent_example_runs_offline(monkeypatch):
-    import ptc
 
     code = next(b for b in _blocks(_section("An agent with a typed tool")) if b.startswith("import ptc"))
     reply = ("```clojure\n(let [rs (tool/search-reviews {:category \"Electronics\"})\n"

@@ -12,7 +12,6 @@ from ptc.interpreter.lib import core_collections as c
 from ptc.interpreter.limits import Limits
 from ptc.interpreter.printer import pr_str
 from ptc.interpreter.values import (
-    EMPTY_LIST,
     EMPTY_MAP,
     EMPTY_VECTOR,
     FMap,

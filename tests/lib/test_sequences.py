@@ -12,8 +12,6 @@ from ptc.interpreter.lib import core_sequences as S
 from ptc.interpreter.lib.transducers import Reduced
 from ptc.interpreter.printer import pr_str
 from ptc.interpreter.values import (
-    EMPTY_LIST,
-    FMap,
     Keyword,
     LazySeq,
     MapEntry,

@@ -38,7 +38,6 @@ from ..values import (
     MAP_TYPES,
     SET_TYPES,
     FMap,
-    HMap,
     Keyword,
     LazySeq,
     MapEntry,

@@ -15,7 +15,7 @@ transducer uses it.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterator
 
 from .. import context
 from ..errors import PTCError, limit_error, runtime_error
